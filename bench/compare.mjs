@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// Runs the same workloads against several targets in sequence and prints them side by side,
+// with the ratio subject/baseline (default ours/bare-pg) for throughput and p99.
+//   node bench/compare.mjs --targets ours=http://127.0.0.1:3000,bare-pg=http://127.0.0.1:3102,null=http://127.0.0.1:3100 \
+//        --workload unique,duplicates,storm,flat --duration 20 [--rounds 3] [--json]
+// (the same as `node bench/run.mjs --targets ...`)
+import { fileURLToPath } from 'node:url';
+import { parseArgs, runWorkload } from './run.mjs';
+import { probe, signer } from './load.mjs';
+import { table, STAT_HEADER, statCells, details, writeResults, round } from './report.mjs';
+
+function parseTargets(spec) {
+  const list = String(spec).split(',').filter(Boolean).map((part, i) => {
+    const eq = part.indexOf('=');
+    return eq > 0 ? { name: part.slice(0, eq), url: part.slice(eq + 1) } : { name: `t${i + 1}`, url: part };
+  });
+  for (const t of list) new URL(t.url); // throws on a malformed URL
+  if (new Set(list.map((t) => t.name)).size !== list.length) throw new Error('target names must be unique');
+  return list;
+}
+
+const median = (xs) => {
+  const s = xs.filter((x) => x !== null).sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : null;
+};
+const ratio = (a, b) => (a !== null && b ? `${round(a / b, 2)}x` : '-');
+
+export async function compare(o) {
+  let targets;
+  try {
+    targets = parseTargets(o.targets);
+  } catch (err) {
+    console.error(`compare: bad --targets (${err.message}); expected name=url,name=url,...`);
+    return 2;
+  }
+  const rounds = Number(o.rounds ?? 1);
+  const subject = o.subject ?? targets[0].name;
+  const baseline = o.baseline ?? (targets.some((t) => t.name === 'bare-pg') ? 'bare-pg' : targets[1]?.name);
+
+  // Probe every target first: a missing one fails the comparison before any load is sent.
+  const sign = signer(o.secret);
+  const down = [];
+  for (const t of targets) {
+    try {
+      t.info = await probe(t.url, o.path, sign);
+    } catch (err) {
+      down.push(`${t.name}: ${err.message}`);
+    }
+  }
+  if (down.length) {
+    console.error(`compare: ${down.length} target(s) not usable:\n  ${down.join('\n  ')}`);
+    if (!o['skip-down']) { console.error('compare: start them, or pass --skip-down to compare the others'); return 2; }
+    targets = targets.filter((t) => t.info);
+    if (!targets.length) return 2;
+  }
+  console.error(`compare: ${targets.map((t) => `${t.name}=${t.url}`).join(', ')}; workloads ${o.workloads.join(', ')}; ${rounds} round(s) of ${o.duration} s`);
+
+  const results = []; // { workload, target, round, ...runWorkload result }
+  for (const w of o.workloads) {
+    for (let r = 0; r < rounds; r++) {
+      // rotate the order each round so no target always runs first (cold caches, thermal drift)
+      for (let k = 0; k < targets.length; k++) {
+        const t = targets[(k + r) % targets.length];
+        const res = await runWorkload(t.url, w, o, t.info);
+        results.push({ ...res, target: t.name, round: r + 1 });
+      }
+    }
+  }
+
+  const agg = (w, name) => {
+    const rs = results.filter((x) => x.workload === w && x.target === name);
+    if (rs.some((x) => x.skipped)) return { skipped: rs[0].skipped };
+    return {
+      runs: rs.map((x) => x.stats),
+      reqPerSec: median(rs.map((x) => x.stats.reqPerSec)),
+      eventsPerSec: median(rs.map((x) => x.stats.eventsPerSec)),
+      p99: median(rs.map((x) => x.stats.latencyMs.p99)),
+      pass: rs.every((x) => x.stats.check.pass),
+    };
+  };
+
+  for (const w of o.workloads) {
+    console.log(`\n== ${w} (${rounds > 1 ? `${rounds} rounds, ` : ''}${o.duration} s max per run) ==`);
+    const rows = [];
+    for (const t of targets) {
+      for (const x of results.filter((y) => y.workload === w && y.target === t.name && y.stats)) {
+        rows.push([rounds > 1 ? `${t.name} #${x.round}` : t.name, ...statCells(x.stats)]);
+      }
+    }
+    console.log(table(['target', ...STAT_HEADER], rows));
+    for (const x of results.filter((y) => y.workload === w)) {
+      const label = `${x.target}${rounds > 1 ? ` #${x.round}` : ''}`;
+      console.log(x.stats ? details(label, x.stats) : `${label}: skipped - ${x.skipped}`);
+    }
+  }
+
+  const names = targets.map((t) => t.name);
+  const ratios = subject && baseline && subject !== baseline && names.includes(subject) && names.includes(baseline);
+  console.log(`\n== side by side: req/s (p99 ms)${rounds > 1 ? ', medians' : ''}; events/s where it differs ==`);
+  const header = ['workload', ...names, ...(ratios ? [`${subject}/${baseline} req/s`, `${subject}/${baseline} p99`] : [])];
+  const rows = o.workloads.map((w) => {
+    const a = Object.fromEntries(names.map((n) => [n, agg(w, n)]));
+    const cell = (s) => (s.skipped ? 'skipped' : `${s.reqPerSec.toLocaleString('en-US')}${s.eventsPerSec !== s.reqPerSec ? ` [${s.eventsPerSec.toLocaleString('en-US')} ev/s]` : ''} (${s.p99}) ${s.pass ? 'PASS' : 'FAIL'}`);
+    const cells = names.map((n) => cell(a[n]));
+    if (ratios) {
+      const s = a[subject], b = a[baseline];
+      cells.push(s.skipped || b.skipped ? '-' : ratio(s.reqPerSec, b.reqPerSec), s.skipped || b.skipped ? '-' : ratio(s.p99, b.p99));
+    }
+    return [w, ...cells];
+  });
+  console.log(table(header, rows));
+  if (o.json) console.log(`\nresults written to ${writeResults('compare', { ...o, targets }, results)}`);
+  const ran = results.filter((x) => x.stats);
+  return ran.every((x) => x.stats.check.pass) ? 0 : 1;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  let o;
+  try {
+    o = parseArgs(process.argv.slice(2));
+    if (!o.targets) throw new Error('--targets name=url,name=url,... is required');
+  } catch (err) {
+    console.error(`compare: ${err.message}`);
+    process.exit(2);
+  }
+  compare(o).then((code) => { process.exitCode = code; }, (err) => { console.error(err); process.exitCode = 1; });
+}

@@ -1,0 +1,6 @@
+export type ClaimVerdict = 'accepted' | 'duplicate';
+
+export interface EventClaim {
+  id: string;
+  result: ClaimVerdict;
+}

@@ -1,0 +1,44 @@
+import { buildContentKey, buildKey } from './idempotency-key.js';
+import { createEvent, type EventKind, type NormalizedEvent } from './normalized-event.js';
+import { readString, readText, readTimestamp, type JsonObject } from './payload-values.js';
+
+/**
+ * Flat bodies from gateways and tests: `{ event, id, timestamp, from, type, text }`.
+ * One body is one event, or none when nothing in it can identify the event.
+ */
+export function parseGenericBody(body: JsonObject): NormalizedEvent[] {
+  const eventName = readString(body.event);
+  const kind: EventKind = eventName?.toLowerCase().includes('status') ? 'status' : 'message';
+  const key = genericKey(body, kind);
+  if (key === null) return [];
+  return [
+    createEvent({
+      key,
+      provider: 'generic',
+      kind,
+      type: readString(body.type) ?? eventName ?? 'unknown',
+      sender: readText(body.from),
+      providerTimestamp: readTimestamp(body.timestamp),
+      fromMe: body.fromMe === true,
+      raw: body,
+    }),
+  ];
+}
+
+function genericKey(body: JsonObject, kind: EventKind): string | null {
+  const id = readText(body.id) ?? readText(body.messageId);
+  if (id !== null) {
+    if (kind === 'message') return buildKey('generic', 'msg', [id]);
+    // A status usually names the message it is about, so the id alone would merge
+    // "delivered" and "read" of that message (and collide with the message itself).
+    const status = readText(body.status)?.toLowerCase();
+    return buildKey('generic', 'status', status === undefined ? [id] : [id, status]);
+  }
+  const from = body.from ?? null;
+  const timestamp = body.timestamp ?? null;
+  if (from === null && timestamp === null) return null;
+  // Weaker fallback: two distinct events from one sender in the same timestamp unit
+  // merge into one, and a sender without a timestamp keeps a single key forever. It
+  // only applies to bodies that give no id at all; kind keeps messages and statuses apart.
+  return buildContentKey('generic', 'hash', { kind, from, timestamp });
+}

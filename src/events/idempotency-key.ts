@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { InvalidPayloadError } from '../common/domain-errors.js';
+import type { ProviderName } from './normalized-event.js';
+import { isJsonObject } from './payload-values.js';
+
+/** The key column's width; longer keys are replaced by a digest of themselves. */
+export const MAX_KEY_LENGTH = 255;
+
+/**
+ * The second segment of every key. With the provider in front it keeps ids from
+ * different providers and kinds apart (a wamid and a WASender id may be equal strings).
+ */
+export type KeyTag = 'msg' | 'status' | 'receipt' | 'other' | 'hash';
+
+/**
+ * `<provider>:<tag>:<part>:<part>…`, or `<provider>:<tag>:sha256:<hex>` when that is too long.
+ * Digesting the full key (not a truncation) keeps two long ids with a common prefix distinct.
+ */
+export function buildKey(provider: ProviderName, tag: KeyTag, parts: readonly string[]): string {
+  const key = [provider, tag, ...parts].join(':');
+  if (key.length <= MAX_KEY_LENGTH) return key;
+  return `${provider}:${tag}:sha256:${sha256Hex(key)}`;
+}
+
+/** A key for an item that has no id of its own: identical content gives the identical key. */
+export function buildContentKey(provider: ProviderName, tag: KeyTag, content: unknown): string {
+  return buildKey(provider, tag, [sha256Hex(canonicalJson(content))]);
+}
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/**
+ * JSON with object keys sorted, so a provider re-serialising the same content in another
+ * key order still produces the same hash. Undefined members are left out, as JSON does.
+ */
+export function canonicalJson(value: unknown): string {
+  try {
+    return writeCanonical(value);
+  } catch (error) {
+    // Only absurd nesting exhausts the stack; that is the sender's fault, not a server error.
+    if (error instanceof RangeError) throw new InvalidPayloadError('body is nested too deeply');
+    throw error;
+  }
+}
+
+function writeCanonical(value: unknown): string {
+  if (Array.isArray(value)) {
+    return `[${value.map((item) => (item === undefined ? 'null' : writeCanonical(item))).join(',')}]`;
+  }
+  if (isJsonObject(value)) {
+    const members: string[] = [];
+    for (const name of Object.keys(value).sort()) {
+      const member = value[name];
+      if (member !== undefined) members.push(`${JSON.stringify(name)}:${writeCanonical(member)}`);
+    }
+    return `{${members.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

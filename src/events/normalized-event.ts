@@ -1,0 +1,49 @@
+export type ProviderName = 'meta' | 'wasender' | 'generic';
+export type EventKind = 'message' | 'status' | 'other';
+
+/**
+ * One event of one delivery, whatever the provider. Parsers produce it at the edge;
+ * everything after (claim, worker, inspection) works on this type only.
+ */
+export interface NormalizedEvent {
+  /** Idempotency key: namespaced by provider, at most 255 characters. */
+  key: string;
+  provider: ProviderName;
+  kind: EventKind;
+  /** Message type (text, image…), status value (delivered, read…), or the field/event name for `other`; at most 64 characters. */
+  type: string;
+  /** The other party: the sender of a message, the recipient of a status; null when there is none. */
+  sender: string | null;
+  /** When the provider says the event happened. */
+  providerTimestamp: Date | null;
+  /** True for the account's own messages echoed back (WASender `key.fromMe`). */
+  fromMe: boolean;
+  /** The provider's item with the context needed to process it later (stored as JSON). */
+  raw: Record<string, unknown>;
+}
+
+/** What a parser makes of one request body. */
+export interface ParsedDelivery {
+  provider: ProviderName;
+  events: NormalizedEvent[];
+}
+
+export const MAX_TYPE_LENGTH = 64;
+export const MAX_SENDER_LENGTH = 128;
+
+/**
+ * Every parser builds its events here so the column bounds hold whatever the provider
+ * sent. Cuts on code points, never inside a surrogate pair.
+ */
+export function createEvent(fields: NormalizedEvent): NormalizedEvent {
+  return {
+    ...fields,
+    type: truncate(fields.type, MAX_TYPE_LENGTH),
+    sender: fields.sender === null ? null : truncate(fields.sender, MAX_SENDER_LENGTH),
+  };
+}
+
+function truncate(text: string, maxCodePoints: number): string {
+  if (text.length <= maxCodePoints) return text;
+  return Array.from(text).slice(0, maxCodePoints).join('');
+}

@@ -1,0 +1,60 @@
+import { InvalidPayloadError } from '../common/domain-errors.js';
+import { MAX_SENDER_LENGTH, MAX_TYPE_LENGTH } from './normalized-event.js';
+import { parseDelivery } from './parse-delivery.js';
+
+function metaMessages(...messages: unknown[]) {
+  return { object: 'whatsapp_business_account', entry: [{ id: 'W', changes: [{ field: 'messages', value: { messages } }] }] };
+}
+
+describe('parseDelivery', () => {
+  it('runs the detected provider’s parser', () => {
+    expect(parseDelivery(metaMessages({ id: 'wamid.A' }))).toMatchObject({ provider: 'meta', events: [{ key: 'meta:msg:wamid.A' }] });
+    const wasender = { event: 'messages.received', data: { messages: { key: { id: 'A' } } } };
+    expect(parseDelivery(wasender)).toMatchObject({ provider: 'wasender', events: [{ key: 'wasender:msg:A' }] });
+    expect(parseDelivery({ id: 'A' })).toMatchObject({ provider: 'generic', events: [{ key: 'generic:msg:A' }] });
+  });
+
+  it('never lets the same id from two providers share a key', () => {
+    const meta = parseDelivery(metaMessages({ id: 'SAME' })).events[0]?.key;
+    const wasender = parseDelivery({ event: 'messages.upsert', data: { messages: [{ key: { id: 'SAME' } }] } }).events[0]?.key;
+    const generic = parseDelivery({ id: 'SAME' }).events[0]?.key;
+    expect(new Set([meta, wasender, generic]).size).toBe(3);
+  });
+
+  it('keeps duplicates inside one body as separate events', () => {
+    const { events } = parseDelivery(metaMessages({ id: 'wamid.D' }, { id: 'wamid.D' }));
+    expect(events.map((e) => e.key)).toEqual(['meta:msg:wamid.D', 'meta:msg:wamid.D']);
+  });
+
+  it('bounds type and sender lengths without splitting characters', () => {
+    const { events } = parseDelivery(metaMessages({ id: 'wamid.L', type: '😀'.repeat(100), from: '9'.repeat(500) }));
+    expect(Array.from(events[0]?.type ?? '')).toHaveLength(MAX_TYPE_LENGTH);
+    expect(events[0]?.type).toBe('😀'.repeat(MAX_TYPE_LENGTH));
+    expect(events[0]?.sender).toHaveLength(MAX_SENDER_LENGTH);
+  });
+
+  it.each([
+    ['a Meta body without entries', { object: 'whatsapp_business_account' }],
+    ['a Meta body whose messages have no id', metaMessages({ from: '1' }, { id: 7 })],
+    ['a WASender update without a status', { event: 'messages.update', data: { key: { id: 'A' }, update: {} } }],
+    ['a generic body with nothing identifying', { text: 'hello' }],
+  ])('throws InvalidPayloadError for %s', (_name, body) => {
+    expect(() => parseDelivery(body)).toThrow(InvalidPayloadError);
+    expect(() => parseDelivery(body)).toThrow('no event with an idempotency key in the body');
+  });
+
+  it('throws InvalidPayloadError for bodies that are not JSON objects', () => {
+    for (const body of [null, [], 'text', 3]) {
+      expect(() => parseDelivery(body)).toThrow(new InvalidPayloadError('body is not a JSON object'));
+    }
+  });
+
+  it('parses a batch of 1,000 updates in one linear pass', () => {
+    const messages = Array.from({ length: 1000 }, (_, index) => ({ id: `wamid.${index}`, from: `${index}` }));
+    const contacts = messages.map((message) => ({ wa_id: message.from }));
+    const body = { object: 'whatsapp_business_account', entry: [{ id: 'W', changes: [{ field: 'messages', value: { contacts, messages } }] }] };
+    const { events } = parseDelivery(body);
+    expect(events).toHaveLength(1000);
+    expect(events[999]?.raw).toMatchObject({ contact: { wa_id: '999' } });
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * Defensive readers for untrusted webhook JSON. Providers change shapes without notice,
+ * so every reader answers "nothing usable" (null, []) instead of throwing.
+ */
+
+export type JsonObject = Record<string, unknown>;
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Items of an array, or the value itself when a provider sends one object where it usually sends a list. */
+export function listOf(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  return value === undefined || value === null ? [] : [value];
+}
+
+/** Items of an array only: for fields whose documented shape is always a list. */
+export function arrayOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** The nested object at `path`, or null as soon as one step is not an object. */
+export function objectAt(value: unknown, ...path: string[]): JsonObject | null {
+  let current: unknown = value;
+  for (const step of path) {
+    if (!isJsonObject(current)) return null;
+    current = current[step];
+  }
+  return isJsonObject(current) ? current : null;
+}
+
+/** A non-blank string, as is; anything else is null. Used for provider ids. */
+export function readString(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
+
+/** A non-blank string or a finite number as text: ids and phone numbers sometimes arrive as numbers. */
+export function readText(value: unknown): string | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : null;
+  return readString(value);
+}
+
+/** Above this a numeric timestamp is taken as milliseconds; seconds only reach it in the year 33658. */
+const MILLISECONDS_THRESHOLD = 1e12;
+
+/**
+ * Unix seconds or milliseconds (number or numeric string), or an ISO 8601 string.
+ * Anything unreadable is null: a missing time must not cost the event.
+ */
+export function readTimestamp(value: unknown): Date | null {
+  let millis: number;
+  if (typeof value === 'number') {
+    millis = toMillis(value);
+  } else if (typeof value === 'string' && value.trim() !== '') {
+    const numeric = Number(value);
+    millis = Number.isFinite(numeric) ? toMillis(numeric) : Date.parse(value);
+  } else {
+    return null;
+  }
+  if (!Number.isFinite(millis)) return null;
+  const date = new Date(millis);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+function toMillis(value: number): number {
+  return Math.abs(value) > MILLISECONDS_THRESHOLD ? value : value * 1000;
+}

@@ -1,0 +1,17 @@
+/**
+ * The SQLSTATE the PostgreSQL server answered with, however the error reached us: a driver
+ * adapter error inside a Prisma error (`meta.driverAdapterError.cause.originalCode`), or a
+ * pg DatabaseError. Undefined when the server never answered (unreachable, timeout).
+ */
+export function sqlState(error: unknown, depth = 0): string | undefined {
+  if (typeof error !== 'object' || error === null || depth > 6) return undefined;
+  const e = error as { code?: unknown; severity?: unknown; originalCode?: unknown; meta?: { driverAdapterError?: unknown }; cause?: unknown };
+  if (typeof e.originalCode === 'string') return e.originalCode;
+  if (typeof e.severity === 'string' && typeof e.code === 'string') return e.code;
+  return sqlState(e.meta?.driverAdapterError, depth + 1) ?? sqlState(e.cause, depth + 1);
+}
+
+/** PostgreSQL's unique_violation (23505), or Prisma's P2002 for the same thing on model queries. */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'P2002' || sqlState(error) === '23505';
+}

@@ -1,0 +1,15 @@
+// `npm run migrate`: applies pending migrations and exits, for a release step that runs
+// before the service starts (equivalent to `prisma migrate deploy` where its engine runs).
+import { Logger } from '@nestjs/common';
+import { validateConfig } from './config/app-config.js';
+import { applyMigrations } from './migrations/migrator.js';
+
+const logger = new Logger('migrate');
+try {
+  const config = validateConfig(process.env);
+  const applied = await applyMigrations(config.DATABASE_URL, logger);
+  logger.log(applied.length ? `applied: ${applied.join(', ')}` : 'nothing to apply');
+} catch (error) {
+  logger.error(error instanceof Error ? error.message : String(error));
+  process.exitCode = 1;
+}

@@ -1,0 +1,20 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { AppConfig } from '../config/app-config.js';
+import { applyMigrations } from './migrator.js';
+
+/** Brings the database up to date before the service takes traffic (MIGRATE_ON_START). */
+@Injectable()
+export class MigrationsService implements OnModuleInit {
+  private readonly logger = new Logger(MigrationsService.name);
+
+  constructor(private readonly config: AppConfig) {}
+
+  async onModuleInit(): Promise<void> {
+    if (!this.config.MIGRATE_ON_START) {
+      this.logger.log('MIGRATE_ON_START=false: not applying migrations');
+      return;
+    }
+    const applied = await applyMigrations(this.config.DATABASE_URL, this.logger);
+    this.logger.log(applied.length ? `applied ${applied.length} migration(s)` : 'database schema is up to date');
+  }
+}

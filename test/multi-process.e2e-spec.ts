@@ -1,0 +1,60 @@
+import { createTestDatabase, type TestDatabase } from './support/test-database.js';
+import { metaText, uniqueId } from './support/payloads.js';
+import { startServiceProcess, type ServiceProcess } from './support/service-process.js';
+import { postWebhook } from './support/test-app.js';
+
+let db: TestDatabase;
+let services: ServiceProcess[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  // Both start at once on an empty database: the migration must run once, not twice.
+  services = await Promise.all([startServiceProcess({ DATABASE_URL: db.url }), startServiceProcess({ DATABASE_URL: db.url })]);
+}, 60_000);
+afterAll(async () => {
+  await Promise.all(services.map((s) => s.stop()));
+  await db?.drop();
+});
+
+/** Runs the tasks with at most `limit` in flight. */
+async function pool<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      results[i] = await tasks[i]();
+    }
+  };
+  await Promise.all(Array.from({ length: limit }, worker));
+  return results;
+}
+
+describe('two service processes on one database', () => {
+  it('migrated the shared database exactly once', async () => {
+    const rows = await db.query('SELECT migration_name FROM "_prisma_migrations"');
+    expect(rows).toHaveLength(1);
+  });
+
+  it('accept each key exactly once in a redelivery storm spread over both', async () => {
+    const ids = Array.from({ length: 300 }, () => uniqueId());
+    const copies = 6;
+    // Copies of one id are adjacent, alternating between the processes, so they race.
+    const tasks = ids.flatMap((id) =>
+      Array.from({ length: copies }, (_, c) => () => postWebhook(services[c % 2].baseUrl, metaText(id))),
+    );
+    const answers = await pool(tasks, 64);
+
+    expect(answers.filter((a) => a.status !== 200)).toEqual([]);
+    const accepted = answers.flatMap((a) => a.body.events.filter((e) => e.result === 'accepted').map((e) => e.id));
+    expect(accepted.sort()).toEqual(ids.map((id) => `meta:msg:${id}`).sort());
+    const servedBy = new Set(answers.filter((a) => a.body.accepted === 1).map((_, i) => i % 2));
+    expect(servedBy.size).toBe(2);
+
+    const [stats] = await db.query(
+      'SELECT count(*)::int AS rows, sum(duplicate_count)::int AS duplicates FROM messages WHERE message_id = ANY($1)',
+      [ids.map((id) => `meta:msg:${id}`)],
+    );
+    expect(stats).toEqual({ rows: ids.length, duplicates: ids.length * (copies - 1) });
+  }, 60_000);
+});

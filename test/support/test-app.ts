@@ -1,0 +1,61 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../src/app.setup.js';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real application (same bootstrap as production) on a free loopback port.
+ * `env` is applied only while the app is built, so apps in one file do not leak settings.
+ */
+export async function startTestApp(env: Record<string, string | undefined>): Promise<TestApp> {
+  const saved = { ...process.env };
+  Object.assign(process.env, { LOG_LEVEL: 'error', ...env });
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k];
+  let app: NestExpressApplication;
+  try {
+    app = await createApp();
+  } finally {
+    process.env = saved;
+  }
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return { app, baseUrl: `http://127.0.0.1:${port}`, close: () => app.close() };
+}
+
+export interface Posted<T = unknown> {
+  status: number;
+  body: T;
+}
+
+/** POSTs a JSON body (a string is sent as is) and returns status and parsed JSON answer. */
+export async function postWebhook<T = WebhookAnswer>(
+  baseUrl: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Posted<T>> {
+  const res = await fetch(`${baseUrl}/webhook`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* non-JSON answers are returned as text */
+  }
+  return { status: res.status, body: parsed as T };
+}
+
+export interface WebhookAnswer {
+  accepted: number;
+  duplicates: number;
+  events: { id: string; result: 'accepted' | 'duplicate' }[];
+  message?: string;
+}
