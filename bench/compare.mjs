@@ -81,16 +81,14 @@ export async function compare(o) {
 
   for (const w of o.workloads) {
     console.log(`\n== ${w} (${rounds > 1 ? `${rounds} rounds, ` : ''}${o.duration} s max per run) ==`);
-    const rows = [];
+    const byTarget = targets.flatMap((t) => results.filter((y) => y.workload === w && y.target === t.name).sort((a, b) => a.round - b.round));
+    const label = (x) => `${x.target}${rounds > 1 ? ` #${x.round}` : ''}`;
+    const rows = byTarget.filter((x) => x.stats).map((x) => [label(x), ...statCells(x.stats)]);
+    if (rows.length) console.log(table(['target', ...STAT_HEADER], rows));
+    for (const x of byTarget) if (x.stats) console.log(details(label(x), x.stats));
     for (const t of targets) {
-      for (const x of results.filter((y) => y.workload === w && y.target === t.name && y.stats)) {
-        rows.push([rounds > 1 ? `${t.name} #${x.round}` : t.name, ...statCells(x.stats)]);
-      }
-    }
-    console.log(table(['target', ...STAT_HEADER], rows));
-    for (const x of results.filter((y) => y.workload === w)) {
-      const label = `${x.target}${rounds > 1 ? ` #${x.round}` : ''}`;
-      console.log(x.stats ? details(label, x.stats) : `${label}: skipped - ${x.skipped}`);
+      const skipped = byTarget.find((x) => x.target === t.name && x.skipped);
+      if (skipped) console.log(`${t.name}: skipped - ${skipped.skipped}`);
     }
   }
 
@@ -100,7 +98,8 @@ export async function compare(o) {
   const header = ['workload', ...names, ...(ratios ? [`${subject}/${baseline} req/s`, `${subject}/${baseline} p99`] : [])];
   const rows = o.workloads.map((w) => {
     const a = Object.fromEntries(names.map((n) => [n, agg(w, n)]));
-    const cell = (s) => (s.skipped ? 'skipped' : `${s.reqPerSec.toLocaleString('en-US')}${s.eventsPerSec !== s.reqPerSec ? ` [${s.eventsPerSec.toLocaleString('en-US')} ev/s]` : ''} (${s.p99}) ${s.pass ? 'PASS' : 'FAIL'}`);
+    const n = (v, d = 0) => (v === null ? '-' : v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }));
+    const cell = (s) => (s.skipped ? 'skipped' : `${n(s.reqPerSec)}${s.eventsPerSec !== s.reqPerSec ? ` [${n(s.eventsPerSec)} ev/s]` : ''} (${n(s.p99, 1)}) ${s.pass ? 'PASS' : 'FAIL'}`);
     const cells = names.map((n) => cell(a[n]));
     if (ratios) {
       const s = a[subject], b = a[baseline];

@@ -4,6 +4,7 @@
 //   node bench/run.mjs --targets ours=http://127.0.0.1:3000,bare-pg=http://127.0.0.1:3102 ...  (compare mode)
 // See bench/README.md for all options.
 import { fileURLToPath } from 'node:url';
+import os from 'node:os';
 import { WORKLOADS } from './workloads.mjs';
 import { probe, runPhase, signer, TargetDownError } from './load.mjs';
 import { summarize, table, STAT_HEADER, statCells, details, writeResults, round } from './report.mjs';
@@ -59,7 +60,7 @@ export async function runWorkload(url, name, o, info) {
   }
   const plan = wl.plan(wo);
   const common = { url, path: o.path, connections: wo.connections, timeout: o.timeout, sign };
-  const out = { workload: name, url, idPrefix: plan.prefix, options: wo };
+  const out = { workload: name, url, idPrefix: plan.prefix, options: wo, loadavg1Before: round(os.loadavg()[0], 2) };
   if (plan.warmup) {
     process.stderr.write(`  ${name} @ ${url}: warm-up, sending ${plan.warmup.total} ids once (not measured)... `);
     const w = await runPhase({ ...common, src: plan.warmup, duration: Infinity });
@@ -70,6 +71,7 @@ export async function runWorkload(url, name, o, info) {
   process.stderr.write(`  ${name} @ ${url}: measuring, ${o.duration} s max, ${wo.connections} connections... `);
   const t = await runPhase({ ...common, src: plan.measured, duration: o.duration });
   out.stats = summarize(t, plan.check);
+  out.loadavg1After = round(os.loadavg()[0], 2);
   process.stderr.write(`${out.stats.requests} requests, ${out.stats.check.pass ? 'PASS' : 'FAIL'}\n`);
   return out;
 }

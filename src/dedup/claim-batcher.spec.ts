@@ -1,0 +1,71 @@
+import { ClaimBatcher } from './claim-batcher.js';
+
+/** A flush we control: each call waits until the test releases it. */
+function controlledFlush() {
+  const calls: { requests: number[][]; release: () => void; fail: (e: Error) => void }[] = [];
+  const flush = (requests: number[][]) =>
+    new Promise<string[][]>((resolve, reject) => {
+      calls.push({ requests, release: () => resolve(requests.map((r) => r.map((n) => `ok${n}`))), fail: reject });
+    });
+  return { calls, flush };
+}
+
+/** Lets settled flushes run their bookkeeping and start the next flush. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('ClaimBatcher', () => {
+  it('flushes a lone request at once', async () => {
+    const { calls, flush } = controlledFlush();
+    const batcher = new ClaimBatcher(flush, 1, 100);
+    const result = batcher.submit([1, 2]);
+    expect(calls.map((c) => c.requests)).toEqual([[[1, 2]]]);
+    calls[0].release();
+    await expect(result).resolves.toEqual(['ok1', 'ok2']);
+  });
+
+  it('gathers requests that arrive while flushes are busy into the next flush, keeping each request whole', async () => {
+    const { calls, flush } = controlledFlush();
+    const batcher = new ClaimBatcher(flush, 1, 3);
+    const a = batcher.submit([1]);
+    const b = batcher.submit([2, 3]);
+    const c = batcher.submit([4, 5]);
+    const d = batcher.submit([6]);
+    expect(calls).toHaveLength(1);
+    calls[0].release();
+    await a;
+    await settle();
+    // b and c do not fit together (4 > 3): b goes alone, then c with d.
+    expect(calls[1].requests).toEqual([[2, 3]]);
+    calls[1].release();
+    await expect(b).resolves.toEqual(['ok2', 'ok3']);
+    await settle();
+    expect(calls[2].requests).toEqual([[4, 5], [6]]);
+    calls[2].release();
+    await expect(Promise.all([c, d])).resolves.toEqual([['ok4', 'ok5'], ['ok6']]);
+  });
+
+  it('runs up to the configured number of flushes at once', () => {
+    const { calls, flush } = controlledFlush();
+    const batcher = new ClaimBatcher(flush, 2, 100);
+    for (let i = 0; i < 5; i++) void batcher.submit([i]);
+    expect(calls.map((c) => c.requests)).toEqual([[[0]], [[1]]]);
+  });
+
+  it('fails every request of a failed flush, and goes on with the next', async () => {
+    const { calls, flush } = controlledFlush();
+    const batcher = new ClaimBatcher(flush, 1, 100);
+    const first = batcher.submit([1]);
+    const second = batcher.submit([2]);
+    const third = batcher.submit([3]);
+    calls[0].release();
+    await first;
+    await settle();
+    calls[1].fail(new Error('database down'));
+    await expect(second).rejects.toThrow('database down');
+    await expect(third).rejects.toThrow('database down');
+    await settle();
+    const fourth = batcher.submit([4]);
+    calls[2].release();
+    await expect(fourth).resolves.toEqual(['ok4']);
+  });
+});

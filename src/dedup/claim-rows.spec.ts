@@ -1,0 +1,23 @@
+import type { NormalizedEvent } from '../events/normalized-event.js';
+import { toClaimRows, toStorableJson } from './claim-rows.js';
+
+const event = (key: string, raw: Record<string, unknown> = {}): NormalizedEvent => ({
+  key, provider: 'meta', kind: 'message', type: 'text', sender: null, providerTimestamp: null, fromMe: false, raw,
+});
+
+describe('toClaimRows', () => {
+  it('keeps one row per key, the first occurrence, counting the copies, sorted by key', () => {
+    const rows = toClaimRows([event('b', { n: 1 }), event('a'), event('b', { n: 2 }), event('c'), event('b')]);
+    expect(rows.map((r) => [r.key, r.copies])).toEqual([['a', 1], ['b', 3], ['c', 1]]);
+    expect(JSON.parse(rows[1].payload)).toEqual({ n: 1 });
+  });
+});
+
+describe('toStorableJson', () => {
+  it('replaces NUL characters, which jsonb rejects, and leaves everything else as JSON.stringify makes it', () => {
+    const value = { a: 'x\u0000y', b: '\\u0000 is text here', c: '\\\u0000', d: 'ok' };
+    const stored = JSON.parse(toStorableJson(value));
+    expect(stored).toEqual({ a: 'x\ufffdy', b: '\\u0000 is text here', c: '\\\ufffd', d: 'ok' });
+    expect(toStorableJson({ plain: 'text' })).toBe('{"plain":"text"}');
+  });
+});
