@@ -1,13 +1,13 @@
 import type { NormalizedEvent } from '../events/normalized-event.js';
-import { toClaimRows, toStorableJson } from './claim-rows.js';
+import { mergeClaimRows, toClaimRow, toStorableJson } from './claim-rows.js';
 
 const event = (key: string, raw: Record<string, unknown> = {}): NormalizedEvent => ({
   key, provider: 'meta', kind: 'message', type: 'text', sender: null, providerTimestamp: null, fromMe: false, raw,
 });
 
-describe('toClaimRows', () => {
+describe('mergeClaimRows', () => {
   it('keeps one row per key, the first occurrence, counting the copies, sorted by key', () => {
-    const rows = toClaimRows([event('b', { n: 1 }), event('a'), event('b', { n: 2 }), event('c'), event('b')]);
+    const rows = mergeClaimRows([event('b', { n: 1 }), event('a'), event('b', { n: 2 }), event('c'), event('b')].map(toClaimRow));
     expect(rows.map((r) => [r.key, r.copies])).toEqual([['a', 1], ['b', 3], ['c', 1]]);
     expect(JSON.parse(rows[1].payload)).toEqual({ n: 1 });
   });
@@ -19,5 +19,11 @@ describe('toStorableJson', () => {
     const stored = JSON.parse(toStorableJson(value));
     expect(stored).toEqual({ a: 'x\ufffdy', b: '\\u0000 is text here', c: '\\\ufffd', d: 'ok' });
     expect(toStorableJson({ plain: 'text' })).toBe('{"plain":"text"}');
+  });
+
+  it('turns a body too deeply nested to serialize into a 400, not a failed batch', () => {
+    let deep: unknown = {};
+    for (let i = 0; i < 200_000; i++) deep = { d: deep };
+    expect(() => toStorableJson(deep)).toThrow('body is nested too deeply');
   });
 });

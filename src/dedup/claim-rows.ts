@@ -1,30 +1,36 @@
+import { InvalidPayloadError } from '../common/domain-errors.js';
 import type { NormalizedEvent } from '../events/normalized-event.js';
 import type { ClaimRow } from '../messages/claim-row.js';
+
+/**
+ * The row an event is claimed with. Serializing here, per request and before batching, keeps
+ * a body that cannot be stored from failing the deliveries it would have been batched with.
+ */
+export function toClaimRow(event: NormalizedEvent): ClaimRow {
+  return {
+    key: event.key,
+    provider: event.provider,
+    kind: event.kind,
+    type: event.type,
+    sender: event.sender,
+    providerTimestamp: event.providerTimestamp,
+    payload: toStorableJson(event.raw),
+    copies: 1,
+  };
+}
 
 /**
  * One row per distinct key (first occurrence wins, later copies counted), sorted by key so
  * concurrent batches take row locks in the same order.
  */
-export function toClaimRows(events: NormalizedEvent[]): ClaimRow[] {
-  const rows = new Map<string, ClaimRow>();
-  for (const event of events) {
-    const existing = rows.get(event.key);
-    if (existing) {
-      existing.copies++;
-      continue;
-    }
-    rows.set(event.key, {
-      key: event.key,
-      provider: event.provider,
-      kind: event.kind,
-      type: event.type,
-      sender: event.sender,
-      providerTimestamp: event.providerTimestamp,
-      payload: toStorableJson(event.raw),
-      copies: 1,
-    });
+export function mergeClaimRows(rows: ClaimRow[]): ClaimRow[] {
+  const byKey = new Map<string, ClaimRow>();
+  for (const row of rows) {
+    const existing = byKey.get(row.key);
+    if (existing) existing.copies += row.copies;
+    else byKey.set(row.key, { ...row });
   }
-  return [...rows.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 /**
@@ -32,5 +38,12 @@ export function toClaimRows(events: NormalizedEvent[]): ClaimRow[] {
  * becomes U+FFFD instead of failing the claim (an escaped backslash before "u0000" is left alone).
  */
 export function toStorableJson(value: unknown): string {
-  return JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1\\ufffd');
+  let json: string;
+  try {
+    json = JSON.stringify(value);
+  } catch (error) {
+    if (error instanceof RangeError) throw new InvalidPayloadError('body is nested too deeply');
+    throw error;
+  }
+  return json.replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1\\ufffd');
 }

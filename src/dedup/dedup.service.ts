@@ -7,7 +7,7 @@ import { MessagesRepository } from '../messages/messages.repository.js';
 import { isUniqueViolation, sqlState } from '../messages/database-errors.js';
 import { ClaimBatcher } from './claim-batcher.js';
 import type { ClaimVerdict, EventClaim } from './claim-result.js';
-import { toClaimRows } from './claim-rows.js';
+import { mergeClaimRows, toClaimRow } from './claim-rows.js';
 
 const MAX_EVENTS_PER_FLUSH = 5000;
 const RETRYABLE_STATES = new Set(['40P01', '40001']); // deadlock, serialization failure
@@ -20,7 +20,7 @@ const RETRYABLE_STATES = new Set(['40P01', '40001']); // deadlock, serialization
 @Injectable()
 export class DedupService {
   private readonly logger = new Logger(DedupService.name);
-  private readonly batcher: ClaimBatcher<NormalizedEvent, ClaimVerdict>;
+  private readonly batcher: ClaimBatcher<ClaimRow, ClaimVerdict>;
 
   constructor(
     private readonly messages: MessagesRepository,
@@ -32,9 +32,10 @@ export class DedupService {
   }
 
   async claim(events: NormalizedEvent[]): Promise<EventClaim[]> {
+    const rows = events.map(toClaimRow);
     let verdicts: ClaimVerdict[];
     try {
-      verdicts = await this.batcher.submit(events);
+      verdicts = await this.batcher.submit(rows);
     } catch (error) {
       this.logger.error(`claim failed: ${error instanceof Error ? error.message : String(error)}`);
       throw new StoreUnavailableError('events could not be stored; retry later', { cause: error });
@@ -43,22 +44,22 @@ export class DedupService {
   }
 
   /** One flush: every event of the queued requests, each key claimed once. */
-  private async claimRequests(requests: NormalizedEvent[][]): Promise<ClaimVerdict[][]> {
+  private async claimRequests(requests: ClaimRow[][]): Promise<ClaimVerdict[][]> {
     let inserted: ClaimOutcome;
     try {
-      inserted = await this.store(toClaimRows(requests.flat()));
+      inserted = await this.store(mergeClaimRows(requests.flat()));
     } catch (error) {
       // The server rejected the statement (it answered with a SQLSTATE): claim each request
       // on its own so one unstorable delivery cannot fail the deliveries it was batched with.
       if (requests.length === 1 || sqlState(error) === undefined) throw error;
-      return Promise.all(requests.map(async (events) => (await this.claimRequests([events]))[0]));
+      return Promise.all(requests.map(async (rows) => (await this.claimRequests([rows]))[0]));
     }
     const seen = new Set<string>();
-    return requests.map((events) =>
-      events.map((event) => {
-        const first = !seen.has(event.key);
-        seen.add(event.key);
-        return first && inserted.has(event.key) ? 'accepted' : 'duplicate';
+    return requests.map((rows) =>
+      rows.map(({ key }) => {
+        const first = !seen.has(key);
+        seen.add(key);
+        return first && inserted.has(key) ? 'accepted' : 'duplicate';
       }),
     );
   }
