@@ -1,22 +1,12 @@
-import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 import { metaBatch, metaText, uniqueId } from './support/payloads.js';
-import { postWebhook, startTestApp, type TestApp } from './support/test-app.js';
+import { postWebhook, useServiceWithDatabase } from './support/test-app.js';
 
-let db: TestDatabase;
-let service: TestApp;
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  service = await startTestApp({ DATABASE_URL: db.url });
-});
-afterAll(async () => {
-  await service?.close();
-  await db?.drop();
-});
+const ctx = useServiceWithDatabase();
 
-const post = (body: unknown) => postWebhook(service.baseUrl, body);
+const post = (body: unknown) => postWebhook(ctx.service.baseUrl, body);
 const rowOf = async (key: string) =>
-  (await db.query('SELECT * FROM messages WHERE message_id = $1', [key]))[0];
+  (await ctx.db.query('SELECT * FROM messages WHERE message_id = $1', [key]))[0];
 
 describe('claiming by the unique message_id', () => {
   it('stores a new event with everything needed to process it, then answers a redelivery as duplicate', async () => {
@@ -44,7 +34,7 @@ describe('claiming by the unique message_id', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
     expect(answers.filter((a) => a.body.accepted === 1)).toHaveLength(1);
     expect(answers.reduce((n, a) => n + a.body.duplicates, 0)).toBe(49);
-    const [{ count }] = await db.query('SELECT count(*)::int AS count FROM messages WHERE message_id = $1', [`meta:msg:${wamid}`]);
+    const [{ count }] = await ctx.db.query('SELECT count(*)::int AS count FROM messages WHERE message_id = $1', [`meta:msg:${wamid}`]);
     expect(count).toBe(1);
     expect((await rowOf(`meta:msg:${wamid}`)).duplicate_count).toBe(49);
   });
@@ -61,7 +51,7 @@ describe('claiming by the unique message_id', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.events.map((e) => e.result)).toEqual(['accepted', 'duplicate', 'accepted', 'duplicate', 'accepted', 'duplicate']);
     expect(answer.body).toMatchObject({ accepted: 3, duplicates: 3 });
-    const rows = await db.query('SELECT message_id FROM messages WHERE message_id = ANY($1)', [fresh.map((id) => `meta:msg:${id}`)]);
+    const rows = await ctx.db.query('SELECT message_id FROM messages WHERE message_id = ANY($1)', [fresh.map((id) => `meta:msg:${id}`)]);
     expect(rows).toHaveLength(3);
     expect((await rowOf(`meta:msg:${fresh[2]}`)).duplicate_count).toBe(1);
   });
@@ -72,7 +62,7 @@ describe('claiming by the unique message_id', () => {
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ accepted: 1000, duplicates: 0 });
     expect(first.body.events.map((e) => e.id).sort()).toEqual([...keys].sort());
-    const [{ count }] = await db.query('SELECT count(*)::int AS count FROM messages WHERE message_id = ANY($1)', [keys]);
+    const [{ count }] = await ctx.db.query('SELECT count(*)::int AS count FROM messages WHERE message_id = ANY($1)', [keys]);
     expect(count).toBe(1000);
 
     const again = await post(payload);
@@ -100,7 +90,7 @@ describe('claiming by the unique message_id', () => {
     expect((await post(metaText(existing))).body.accepted).toBe(1);
     // Stands in for any path on which 23505 surfaces instead of ON CONFLICT resolving it
     // (e.g. a uniqueness enforced by a partitioned or distributed deployment).
-    await db.query(`
+    await ctx.db.query(`
       CREATE FUNCTION force_unique_violation() RETURNS trigger AS $$
       BEGIN
         IF NEW.message_id = '${`meta:msg:${existing}`}' THEN
@@ -121,7 +111,7 @@ describe('claiming by the unique message_id', () => {
       expect(await rowOf(`meta:msg:${fresh[1]}`)).toBeDefined();
       expect((await rowOf(`meta:msg:${existing}`)).duplicate_count).toBe(1);
     } finally {
-      await db.query('DROP TRIGGER force_unique_violation ON messages; DROP FUNCTION force_unique_violation();');
+      await ctx.db.query('DROP TRIGGER force_unique_violation ON messages; DROP FUNCTION force_unique_violation();');
     }
   });
 

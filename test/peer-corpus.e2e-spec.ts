@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestDatabase, type TestDatabase } from './support/test-database.js';
-import { postWebhook, startTestApp, type TestApp } from './support/test-app.js';
+import { postWebhook, useServiceWithDatabase } from './support/test-app.js';
 
 /**
  * Runs every Meta sample of another project's test suite (pywa) through the service. The
@@ -36,16 +35,7 @@ function withFreshIds(body: unknown): any {
   return walk(body);
 }
 
-let db: TestDatabase;
-let service: TestApp;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  service = await startTestApp({ DATABASE_URL: db.url });
-});
-afterAll(async () => {
-  await service?.close();
-  await db?.drop();
-});
+const ctx = useServiceWithDatabase();
 
 (present ? describe : describe.skip)('the pywa peer corpus', () => {
   it('holds the 74 samples it documents', () => {
@@ -58,17 +48,17 @@ afterAll(async () => {
     const messageKeys = values.flatMap((v: any) => (v.messages ?? []).map((m: any) => `meta:msg:${m.id}`));
     const statusIds = values.flatMap((v: any) => (v.statuses ?? []).map((s: any) => s.id));
 
-    const first = await postWebhook(service.baseUrl, body);
+    const first = await postWebhook(ctx.service.baseUrl, body);
     expect(first.status).toBe(200);
     expect(first.body.events.length).toBeGreaterThan(0);
     expect(first.body.duplicates).toBe(0);
     const ids = first.body.events.map((e) => e.id);
     for (const key of messageKeys) expect(ids).toContain(key);
     for (const id of statusIds) expect(ids.some((key) => key.startsWith(`meta:status:${id}:`))).toBe(true);
-    const rows = await db.query('SELECT message_id FROM messages WHERE message_id = ANY($1)', [ids]);
+    const rows = await ctx.db.query('SELECT message_id FROM messages WHERE message_id = ANY($1)', [ids]);
     expect(rows).toHaveLength(ids.length);
 
-    const again = await postWebhook(service.baseUrl, body);
+    const again = await postWebhook(ctx.service.baseUrl, body);
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ accepted: 0, duplicates: ids.length });
   });

@@ -1,24 +1,14 @@
 import { createHmac } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 import { fixture, metaText, uniqueId } from './support/payloads.js';
-import { postWebhook, startTestApp, type TestApp } from './support/test-app.js';
+import { postWebhook, useServiceWithDatabase } from './support/test-app.js';
 
 const APP_SECRET = 'meta-app-secret-for-tests';
 const WASENDER_SECRET = 'wasender-secret-for-tests';
-let db: TestDatabase;
-let service: TestApp;
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  service = await startTestApp({ DATABASE_URL: db.url, WHATSAPP_APP_SECRET: APP_SECRET, WASENDER_WEBHOOK_SECRET: WASENDER_SECRET });
-});
-afterAll(async () => {
-  await service?.close();
-  await db?.drop();
-});
+const ctx = useServiceWithDatabase({ WHATSAPP_APP_SECRET: APP_SECRET, WASENDER_WEBHOOK_SECRET: WASENDER_SECRET });
 
 const sign = (raw: string | Buffer, secret = APP_SECRET) => 'sha256=' + createHmac('sha256', secret).update(raw).digest('hex');
-const stored = async (key: string) => (await db.query('SELECT 1 FROM messages WHERE message_id = $1', [key])).length === 1;
+const stored = async (key: string) => (await ctx.db.query('SELECT 1 FROM messages WHERE message_id = $1', [key])).length === 1;
 
 /** Meta escapes non-ASCII characters in the JSON it signs, as \\uXXXX sequences. */
 function metaRawBody(wamid: string): string {
@@ -30,17 +20,17 @@ describe('Meta X-Hub-Signature-256', () => {
     const wamid = uniqueId();
     const raw = metaRawBody(wamid);
     expect(raw).toContain('\\u00e1');
-    const answer = await postWebhook(service.baseUrl, raw, { 'x-hub-signature-256': sign(raw) });
+    const answer = await postWebhook(ctx.service.baseUrl, raw, { 'x-hub-signature-256': sign(raw) });
     expect(answer.status).toBe(200);
     expect(answer.body.accepted).toBe(1);
-    const [row] = await db.query('SELECT payload FROM messages WHERE message_id = $1', [`meta:msg:${wamid}`]);
+    const [row] = await ctx.db.query('SELECT payload FROM messages WHERE message_id = $1', [`meta:msg:${wamid}`]);
     expect(row.payload.message.text.body).toBe('Olá, café às 9h? 👍');
   });
 
   it('accepts raw UTF-8 non-ASCII bytes signed as sent', async () => {
     const wamid = uniqueId();
     const raw = Buffer.from(JSON.stringify(metaText(wamid, 'Grüße 🎉')), 'utf8');
-    const answer = await postWebhook(service.baseUrl, raw, { 'x-hub-signature-256': sign(raw) });
+    const answer = await postWebhook(ctx.service.baseUrl, raw, { 'x-hub-signature-256': sign(raw) });
     expect(answer.status).toBe(200);
   });
 
@@ -53,7 +43,7 @@ describe('Meta X-Hub-Signature-256', () => {
     const wamid = uniqueId();
     const raw = metaRawBody(wamid);
     const header = signature(raw);
-    const answer = await postWebhook<{ message: string }>(service.baseUrl, raw, header ? { 'x-hub-signature-256': header } : {});
+    const answer = await postWebhook<{ message: string }>(ctx.service.baseUrl, raw, header ? { 'x-hub-signature-256': header } : {});
     expect(answer.status).toBe(401);
     expect(answer.body.message).toMatch(/X-Hub-Signature-256/);
     expect(JSON.stringify(answer.body)).not.toContain(APP_SECRET);
@@ -70,21 +60,21 @@ describe('WASender X-Webhook-Signature', () => {
 
   it('accepts the configured secret', async () => {
     const { payload, key } = delivery();
-    const answer = await postWebhook(service.baseUrl, payload, { 'x-webhook-signature': WASENDER_SECRET });
+    const answer = await postWebhook(ctx.service.baseUrl, payload, { 'x-webhook-signature': WASENDER_SECRET });
     expect(answer.status).toBe(200);
     expect(await stored(key)).toBe(true);
   });
 
   it.each([['forged', 'wasender-secret-for-testz'], ['missing', undefined]])('answers 401 to a %s signature and stores nothing', async (_n, header) => {
     const { payload, key } = delivery();
-    const answer = await postWebhook(service.baseUrl, payload, header ? { 'x-webhook-signature': header } : {});
+    const answer = await postWebhook(ctx.service.baseUrl, payload, header ? { 'x-webhook-signature': header } : {});
     expect(answer.status).toBe(401);
     expect(await stored(key)).toBe(false);
   });
 
   it('does not accept the WASender secret in place of a Meta signature', async () => {
     const wamid = uniqueId();
-    const answer = await postWebhook(service.baseUrl, metaText(wamid), { 'x-webhook-signature': WASENDER_SECRET });
+    const answer = await postWebhook(ctx.service.baseUrl, metaText(wamid), { 'x-webhook-signature': WASENDER_SECRET });
     expect(answer.status).toBe(401);
   });
 });

@@ -1,23 +1,13 @@
-import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 import { fixture, metaText, uniqueId } from './support/payloads.js';
-import { postWebhook, startTestApp, type TestApp } from './support/test-app.js';
+import { postWebhook, useServiceWithDatabase } from './support/test-app.js';
 
-let db: TestDatabase;
-let service: TestApp;
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  service = await startTestApp({ DATABASE_URL: db.url, WHATSAPP_VERIFY_TOKEN: 'verify-me' });
-});
-afterAll(async () => {
-  await service?.close();
-  await db?.drop();
-});
+const ctx = useServiceWithDatabase({ WHATSAPP_VERIFY_TOKEN: 'verify-me' });
 
-const countRows = async () => (await db.query('SELECT count(*)::int AS n FROM messages'))[0].n as number;
+const countRows = async () => (await ctx.db.query('SELECT count(*)::int AS n FROM messages'))[0].n as number;
 
 describe('GET /webhook (Meta verification)', () => {
-  const verify = (query: string) => fetch(`${service.baseUrl}/webhook?${query}`);
+  const verify = (query: string) => fetch(`${ctx.service.baseUrl}/webhook?${query}`);
 
   it('echoes exactly the challenge as plain text when the token matches', async () => {
     const res = await verify('hub.mode=subscribe&hub.verify_token=verify-me&hub.challenge=1158201444');
@@ -45,35 +35,35 @@ describe('POST /webhook', () => {
     ['wasender_messages_received', ['wasender:msg:3EB0A1B2C3D4E5F6A7B8']],
     ['wasender_messages_update_status', ['wasender:status:3EB0F0E1D2C3B4A59687:delivered']],
   ])('answers exactly 200 with the claim of each event of %s, then duplicate', async (name, keys) => {
-    const first = await postWebhook(service.baseUrl, fixture(name));
+    const first = await postWebhook(ctx.service.baseUrl, fixture(name));
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ accepted: keys.length, duplicates: 0, events: keys.map((id) => ({ id, result: 'accepted' })) });
-    const again = await postWebhook(service.baseUrl, fixture(name));
+    const again = await postWebhook(ctx.service.baseUrl, fixture(name));
     expect(again.body).toEqual({ accepted: 0, duplicates: keys.length, events: keys.map((id) => ({ id, result: 'duplicate' })) });
   });
 
   it('claims every message and status of a batched Meta delivery', async () => {
-    const answer = await postWebhook(service.baseUrl, fixture('meta_batched_2msgs_1status'));
+    const answer = await postWebhook(ctx.service.baseUrl, fixture('meta_batched_2msgs_1status'));
     expect(answer.status).toBe(200);
     // Its status repeats meta_status_delivered's (same wamid and status), claimed above if that ran first.
     expect(answer.body.events).toHaveLength(3);
     expect(answer.body.accepted + answer.body.duplicates).toBe(3);
-    const rows = await db.query('SELECT kind, type FROM messages WHERE message_id = ANY($1) ORDER BY kind, type', [answer.body.events.map((e) => e.id)]);
+    const rows = await ctx.db.query('SELECT kind, type FROM messages WHERE message_id = ANY($1) ORDER BY kind, type', [answer.body.events.map((e) => e.id)]);
     expect(rows).toEqual([{ kind: 'message', type: 'text' }, { kind: 'message', type: 'text' }, { kind: 'status', type: 'delivered' }]);
   });
 
   it('stores WASender events without the session key, and keeps fromMe', async () => {
     const payload = fixture('wasender_messages_update_status');
     payload.data.key.id = uniqueId('3EB0');
-    await postWebhook(service.baseUrl, payload);
-    const [row] = await db.query('SELECT payload FROM messages WHERE message_id = $1', [`wasender:status:${payload.data.key.id}:delivered`]);
+    await postWebhook(ctx.service.baseUrl, payload);
+    const [row] = await ctx.db.query('SELECT payload FROM messages WHERE message_id = $1', [`wasender:status:${payload.data.key.id}:delivered`]);
     expect(JSON.stringify(row.payload)).not.toContain('SESSION_API_KEY');
     expect(JSON.stringify(row.payload)).toContain('"fromMe":true');
   });
 
   it('accepts the generic flat shape', async () => {
     const id = uniqueId('msg');
-    const answer = await postWebhook(service.baseUrl, { event: 'message.received', id, timestamp: 1750031000, from: '15550001111', type: 'text', text: { body: 'hi' } });
+    const answer = await postWebhook(ctx.service.baseUrl, { event: 'message.received', id, timestamp: 1750031000, from: '15550001111', type: 'text', text: { body: 'hi' } });
     expect(answer).toEqual({ status: 200, body: { accepted: 1, duplicates: 0, events: [{ id: `generic:msg:${id}`, result: 'accepted' }] } });
   });
 
@@ -86,7 +76,7 @@ describe('POST /webhook', () => {
     ['a plain-text body', 'id abc', 'text/plain'],
   ])('answers 400 with a JSON reason to %s, and stores nothing', async (_name, body, contentType) => {
     const before = await countRows();
-    const res = await fetch(`${service.baseUrl}/webhook`, { method: 'POST', headers: { 'content-type': contentType }, body });
+    const res = await fetch(`${ctx.service.baseUrl}/webhook`, { method: 'POST', headers: { 'content-type': contentType }, body });
     expect(res.status).toBe(400);
     const answer = (await res.json()) as { message: string };
     expect(answer).toMatchObject({ statusCode: 400, message: expect.any(String) });
@@ -99,13 +89,13 @@ describe('POST /webhook', () => {
     const payload = metaText(wamid, 'x'.repeat(3 * 1024 * 1024 - 1000));
     expect(Buffer.byteLength(JSON.stringify(payload))).toBeLessThanOrEqual(3 * 1024 * 1024);
     expect(Buffer.byteLength(JSON.stringify(payload))).toBeGreaterThan(3 * 1024 * 1024 - 1000);
-    const answer = await postWebhook(service.baseUrl, payload);
+    const answer = await postWebhook(ctx.service.baseUrl, payload);
     expect(answer.status).toBe(200);
     expect(answer.body.accepted).toBe(1);
   });
 
   it('answers 413 above the body limit', async () => {
-    const answer = await postWebhook(service.baseUrl, metaText(uniqueId(), 'x'.repeat(5 * 1024 * 1024)));
+    const answer = await postWebhook(ctx.service.baseUrl, metaText(uniqueId(), 'x'.repeat(5 * 1024 * 1024)));
     expect(answer.status).toBe(413);
   });
 });

@@ -1,18 +1,12 @@
-import type { EventKind, ProviderName } from '../events/normalized-event.js';
+import type { NormalizedEvent } from '../events/normalized-event.js';
 
 /** One distinct idempotency key of a claim batch, ready to store. */
-export interface ClaimRow {
-  key: string;
-  provider: ProviderName;
-  kind: EventKind;
-  type: string;
-  sender: string | null;
-  providerTimestamp: Date | null;
+export type ClaimRow = Pick<NormalizedEvent, 'key' | 'provider' | 'kind' | 'type' | 'sender' | 'providerTimestamp'> & {
   /** The raw event as JSON text (see toStorableJson). */
   payload: string;
   /** How many times the key occurs in this batch: every copy after the first is a duplicate. */
   copies: number;
-}
+};
 
 /** Keys that this batch inserted; every other key of the batch was already stored. */
 export type ClaimOutcome = Set<string>;

@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app.setup.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -58,4 +59,26 @@ export interface WebhookAnswer {
   duplicates: number;
   events: { id: string; result: 'accepted' | 'duplicate' }[];
   message?: string;
+}
+
+export interface ServiceUnderTest {
+  db: TestDatabase;
+  service: TestApp;
+}
+
+/**
+ * Jest hooks for a test file: a fresh database and the app on it, before all tests, and both
+ * gone after. The returned object is filled in by beforeAll.
+ */
+export function useServiceWithDatabase(env: Record<string, string> = {}): ServiceUnderTest {
+  const context = {} as ServiceUnderTest;
+  beforeAll(async () => {
+    context.db = await createTestDatabase();
+    context.service = await startTestApp({ DATABASE_URL: context.db.url, ...env });
+  });
+  afterAll(async () => {
+    await context.service?.close();
+    await context.db?.drop();
+  });
+  return context;
 }
