@@ -1,0 +1,23 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+/** Starts the built service with the given environment and returns how it exited. */
+function start(env: Record<string, string>) {
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  return spawnSync(process.execPath, [MAIN], { env: { ...inherited, ...env }, encoding: 'utf8', timeout: 15_000 });
+}
+
+describe('starting with a wrong configuration', () => {
+  it.each([
+    [{ PORT: '3000' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/postgres', PORT: 'eighty' }, 'PORT'],
+    [{ DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/postgres', LOG_LEVEL: 'chatty' }, 'LOG_LEVEL'],
+  ])('stops at once with a message naming the variable (%o)', (env, variable) => {
+    const result = start(env);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('Invalid configuration');
+    expect(result.stderr).toContain(variable);
+  });
+});
