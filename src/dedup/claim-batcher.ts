@@ -3,13 +3,14 @@
  * go out together in the next flush, so under load many deliveries share one statement and one
  * WAL flush, while a lone request is flushed at once (no timer, no added latency when idle).
  * A request's events always travel in one flush: its answer is all-stored or all-failed.
+ * A flush may fail as a whole (it throws) or per request (a FlushFailure in that request's place).
  */
 export class ClaimBatcher<Item, Result> {
   private readonly queue: Array<{ items: Item[]; resolve: (r: Result[]) => void; reject: (e: unknown) => void }> = [];
   private inFlight = 0;
 
   constructor(
-    private readonly flush: (requests: Item[][]) => Promise<Result[][]>,
+    private readonly flush: (requests: Item[][]) => Promise<Array<Result[] | FlushFailure>>,
     private readonly maxConcurrentFlushes: number,
     private readonly maxItemsPerFlush: number,
   ) {}
@@ -33,7 +34,12 @@ export class ClaimBatcher<Item, Result> {
       this.inFlight++;
       this.flush(batch.map((r) => r.items))
         .then(
-          (results) => batch.forEach((r, i) => r.resolve(results[i])),
+          (results) =>
+            batch.forEach((r, i) => {
+              const result = results[i];
+              if (result instanceof FlushFailure) r.reject(result.cause);
+              else r.resolve(result);
+            }),
           (error) => batch.forEach((r) => r.reject(error)),
         )
         .finally(() => {
@@ -42,4 +48,9 @@ export class ClaimBatcher<Item, Result> {
         });
     }
   }
+}
+
+/** One request's failure inside a flush whose other requests succeeded. */
+export class FlushFailure {
+  constructor(readonly cause: unknown) {}
 }

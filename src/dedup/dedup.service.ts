@@ -5,7 +5,7 @@ import type { NormalizedEvent } from '../events/normalized-event.js';
 import type { ClaimOutcome, ClaimRow } from '../messages/claim-row.js';
 import { MessagesRepository } from '../messages/messages.repository.js';
 import { isUniqueViolation, sqlState } from '../messages/database-errors.js';
-import { ClaimBatcher } from './claim-batcher.js';
+import { ClaimBatcher, FlushFailure } from './claim-batcher.js';
 import type { ClaimVerdict, EventClaim } from './claim-result.js';
 import { mergeClaimRows, toClaimRow } from './claim-rows.js';
 
@@ -44,7 +44,7 @@ export class DedupService {
   }
 
   /** One flush: every event of the queued requests, each key claimed once. */
-  private async claimRequests(requests: ClaimRow[][]): Promise<ClaimVerdict[][]> {
+  private async claimRequests(requests: ClaimRow[][]): Promise<Array<ClaimVerdict[] | FlushFailure>> {
     let inserted: ClaimOutcome;
     try {
       inserted = await this.store(mergeClaimRows(requests.flat()));
@@ -52,7 +52,9 @@ export class DedupService {
       // The server rejected the statement (it answered with a SQLSTATE): claim each request
       // on its own so one unstorable delivery cannot fail the deliveries it was batched with.
       if (requests.length === 1 || sqlState(error) === undefined) throw error;
-      return Promise.all(requests.map(async (rows) => (await this.claimRequests([rows]))[0]));
+      return Promise.all(
+        requests.map((rows) => this.claimRequests([rows]).then(([result]) => result, (cause) => new FlushFailure(cause))),
+      );
     }
     const seen = new Set<string>();
     return requests.map((rows) =>

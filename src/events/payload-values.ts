@@ -58,10 +58,12 @@ export function readTimestamp(value: unknown): Date | null {
   } else {
     return null;
   }
-  if (!Number.isFinite(millis)) return null;
-  const date = new Date(millis);
-  return Number.isNaN(date.getTime()) ? null : date;
+  // Outside 1970–9999 a provider time is garbage, and PostgreSQL would reject some of it.
+  if (!Number.isFinite(millis) || millis < 0 || millis > LATEST_MILLIS) return null;
+  return new Date(millis);
 }
+
+const LATEST_MILLIS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 function toMillis(value: number): number {
   return Math.abs(value) > MILLISECONDS_THRESHOLD ? value : value * 1000;
