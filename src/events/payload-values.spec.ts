@@ -21,6 +21,12 @@ describe('payload readers', () => {
     expect([readText(Infinity), readText(NaN), readText({})]).toEqual([null, null, null]);
   });
 
+  it('readTimestamp drops times outside 1970–9999, which PostgreSQL may not store', () => {
+    expect(readTimestamp('-8000000000000000')).toBeNull();
+    expect(readTimestamp(8.64e15)).toBeNull();
+    expect(readTimestamp('+275760-09-13T00:00:00Z')).toBeNull();
+  });
+
   it('readTimestamp reads seconds and milliseconds, as numbers or strings, and ISO dates', () => {
     expect(readTimestamp(1750031000)).toEqual(new Date(1750031000000));
     expect(readTimestamp('1750031000')).toEqual(new Date(1750031000000));
