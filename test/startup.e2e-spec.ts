@@ -1,7 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+import { MAIN } from './support/service-process.js';
 
 /** Starts the built service with the given environment and returns how it exited. */
 function start(env: Record<string, string>) {

@@ -1,5 +1,5 @@
-import { InvalidPayloadError } from '../common/domain-errors.js';
 import type { NormalizedEvent } from '../events/normalized-event.js';
+import { withinNestingLimit } from '../events/payload-values.js';
 import type { ClaimRow } from '../messages/claim-row.js';
 
 /**
@@ -38,12 +38,7 @@ export function mergeClaimRows(rows: ClaimRow[]): ClaimRow[] {
  * becomes U+FFFD instead of failing the claim (an escaped backslash before "u0000" is left alone).
  */
 export function toStorableJson(value: unknown): string {
-  let json: string;
-  try {
-    json = JSON.stringify(value);
-  } catch (error) {
-    if (error instanceof RangeError) throw new InvalidPayloadError('body is nested too deeply');
-    throw error;
-  }
-  return json.replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1\\ufffd');
+  const json = withinNestingLimit(() => JSON.stringify(value));
+  // The scan is cheap; the regex only runs on the rare body that holds a NUL.
+  return json.includes('\\u0000') ? json.replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1\\ufffd') : json;
 }

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { InvalidPayloadError } from '../common/domain-errors.js';
 import type { ProviderName } from './normalized-event.js';
-import { isJsonObject } from './payload-values.js';
+import { isJsonObject, withinNestingLimit } from './payload-values.js';
 
 /** The key column's width; longer keys are replaced by a digest of themselves. */
 export const MAX_KEY_LENGTH = 255;
@@ -36,13 +35,7 @@ export function sha256Hex(text: string): string {
  * key order still produces the same hash. Undefined members are left out, as JSON does.
  */
 export function canonicalJson(value: unknown): string {
-  try {
-    return writeCanonical(value);
-  } catch (error) {
-    // Only absurd nesting exhausts the stack; that is the sender's fault, not a server error.
-    if (error instanceof RangeError) throw new InvalidPayloadError('body is nested too deeply');
-    throw error;
-  }
+  return withinNestingLimit(() => writeCanonical(value));
 }
 
 function writeCanonical(value: unknown): string {

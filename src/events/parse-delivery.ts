@@ -15,10 +15,10 @@ const PARSERS: Record<ProviderName, (body: JsonObject) => NormalizedEvent[]> = {
 /**
  * Every event of one webhook body, in body order. Duplicates inside one body are kept:
  * deciding what already happened is the claim's job, not the parser's.
- * Throws InvalidPayloadError only when the body yields nothing to record.
+ * Throws InvalidPayloadError only when the body yields nothing to record. Pass `provider` when
+ * the caller has already detected it (the webhook does, to check the signature first).
  */
-export function parseDelivery(body: unknown): ParsedDelivery {
-  const provider = detectProvider(body);
+export function parseDelivery(body: unknown, provider: ProviderName = detectProvider(body)): ParsedDelivery {
   // detectProvider has rejected everything that is not a JSON object.
   const events = PARSERS[provider](body as JsonObject);
   if (events.length === 0) {

@@ -1,3 +1,5 @@
+import { InvalidPayloadError } from '../common/domain-errors.js';
+
 /**
  * Defensive readers for untrusted webhook JSON. Providers change shapes without notice,
  * so every reader answers "nothing usable" (null, []) instead of throwing.
@@ -61,6 +63,19 @@ export function readTimestamp(value: unknown): Date | null {
   // Outside 1970–9999 a provider time is garbage, and PostgreSQL would reject some of it.
   if (!Number.isFinite(millis) || millis < 0 || millis > LATEST_MILLIS) return null;
   return new Date(millis);
+}
+
+/**
+ * Runs a recursive walk over a request body. Only absurd nesting exhausts the stack; that is
+ * the sender's fault (400), not a server error.
+ */
+export function withinNestingLimit<T>(walk: () => T): T {
+  try {
+    return walk();
+  } catch (error) {
+    if (error instanceof RangeError) throw new InvalidPayloadError('body is nested too deeply');
+    throw error;
+  }
 }
 
 const LATEST_MILLIS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);

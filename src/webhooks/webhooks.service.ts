@@ -39,7 +39,7 @@ export class WebhooksService {
     }
     const provider = detectProvider(delivery.body);
     this.verifySignature(provider, delivery);
-    const { events } = parseDelivery(delivery.body);
+    const { events } = parseDelivery(delivery.body, provider);
     const claims = await this.dedup.claim(events);
     const accepted = claims.filter((c) => c.result === 'accepted').length;
     return { accepted, duplicates: claims.length - accepted, events: claims };

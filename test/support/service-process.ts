@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+export const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
 export interface ServiceProcess {
   baseUrl: string;
