@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 
-const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
+export const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
 
 /** The figures of one measured phase, plus its correctness check. */
 export function summarize(t, check) {
@@ -78,7 +78,7 @@ export function writeResults(kind, options, results) {
   const dir = new URL('./results/', import.meta.url);
   mkdirSync(dir, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const file = new URL(`${stamp}${kind === 'compare' ? '-compare' : ''}.json`, dir);
+  const file = new URL(`${stamp}${kind === 'run' ? '' : `-${kind}`}.json`, dir);
   const env = { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadavg: os.loadavg(), host: os.hostname() };
   const opts = { ...options, secret: options.secret ? '(set, not recorded)' : undefined };
   writeFileSync(file, JSON.stringify({ kind, at: new Date().toISOString(), env, options: opts, results }, null, 2) + '\n');

@@ -11,7 +11,7 @@ const ID_MARK = '\u0000ID\u0000';
 const seq = (n) => String(n).padStart(8, '0');
 
 /** Splits a JSON template at the id placeholder; pads the text so bodies are ~`size` bytes. */
-function template(build, size) {
+export function template(build, size) {
   const mark = JSON.stringify(ID_MARK).slice(1, -1); // the placeholder as it appears inside JSON text
   const bare = JSON.stringify(build(ID_MARK, '')).length - mark.length + 40; // ids are ~40 chars
   const pad = 'Lorem ipsum dolor sit amet, bench padding. '.repeat(40).slice(0, Math.max(0, size - bare));
@@ -19,7 +19,7 @@ function template(build, size) {
   return (id) => head + id + tail;
 }
 
-const metaText = (id, body, ts) => ({
+export const metaText = (id, body, ts) => ({
   object: 'whatsapp_business_account',
   entry: [{ id: WABA[0], changes: [{ field: 'messages', value: {
     messaging_product: 'whatsapp', metadata: METADATA,
@@ -43,7 +43,7 @@ function source(total, make) {
 }
 
 /** One Meta POST with `size` updates: messages over 2 entries x 5 changes, plus ~1 % statuses. */
-function metaBatch(prefix, n, size, ts) {
+export function metaBatch(prefix, n, size, ts) {
   const statuses = Math.max(1, Math.round(size / 100));
   const messages = size - statuses;
   const changes = Array.from({ length: 10 }, () => ({ field: 'messages', value: { messaging_product: 'whatsapp', metadata: METADATA, contacts: [], messages: [] } }));

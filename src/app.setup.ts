@@ -20,6 +20,5 @@ export async function createApp(): Promise<NestExpressApplication> {
   // Meta batches up to 1,000 updates (documented maximum 3 MB); the usual 100 kB would reject them.
   app.useBodyParser('json', { limit: config.WEBHOOK_BODY_LIMIT, type: ['application/json', 'application/*+json'] });
   app.disable('x-powered-by');
-  app.enableShutdownHooks();
   return app;
 }

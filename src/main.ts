@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Logger } from 'nestjs-pino';
 import { createApp } from './app.setup.js';
 import { AppConfig, validateConfig } from './config/app-config.js';
+import { exitCleanlyOnSignals } from './shutdown.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
@@ -15,8 +16,11 @@ try {
 }
 
 const app = await createApp();
-const server = await app.listen(app.get(AppConfig).PORT);
+const config = app.get(AppConfig);
+const server = await app.listen(config.PORT);
 // Keep-alive longer than typical load balancers' idle timeout, so they never reuse a closed socket.
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
-app.get(Logger).log(`listening on port ${(server.address() as AddressInfo).port}`, 'Bootstrap');
+const logger = app.get(Logger);
+exitCleanlyOnSignals(app, logger, config.SHUTDOWN_TIMEOUT_MS + 5000);
+logger.log(`listening on port ${(server.address() as AddressInfo).port}`, 'Bootstrap');

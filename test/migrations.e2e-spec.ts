@@ -83,6 +83,18 @@ describe('migrations applied by the service', () => {
     await expect(applyMigrations(db.url, quiet, dir)).rejects.toThrow(FailedMigrationError);
   });
 
+  it('upgrades a database that already holds events: they become due for the worker', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wdd-migrations-'));
+    const [first] = await readMigrationFiles();
+    await cp(join(DEFAULT_MIGRATIONS_DIR, first.name), join(dir, first.name), { recursive: true });
+    await applyMigrations(db.url, quiet, dir);
+    await db.query(`INSERT INTO messages (message_id, provider, kind, type, payload) VALUES ('meta:msg:old', 'meta', 'message', 'text', '{}')`);
+
+    expect((await applyMigrations(db.url, quiet)).length).toBe((await readMigrationFiles()).length - 1);
+    const [row] = await db.query("SELECT status, from_me, due_at <= now() AS due, lease_token FROM messages WHERE message_id = 'meta:msg:old'");
+    expect(row).toEqual({ status: 'received', from_me: false, due: true, lease_token: null });
+  });
+
   it('migrates at start by default, and not with MIGRATE_ON_START=false', async () => {
     const off = await startTestApp({ DATABASE_URL: db.url, MIGRATE_ON_START: 'false' });
     await off.close();

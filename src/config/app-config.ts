@@ -1,5 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 
 const toBoolean = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? { true: true, '1': true, false: false, '0': false }[value.trim().toLowerCase()] ?? value : value;
@@ -64,6 +64,88 @@ export class AppConfig {
   /** Largest accepted request body; must admit Meta's documented 3 MB. */
   @Matches(/^\d+(kb|mb)$/i, { message: 'WEBHOOK_BODY_LIMIT must look like 4mb or 512kb' })
   WEBHOOK_BODY_LIMIT = '4mb';
+
+  /** Run the background worker in this process; `npm run start:worker` runs it alone. */
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'WORKER_ENABLED must be true or false' })
+  WORKER_ENABLED = true;
+
+  /** Events one process works on at once. */
+  @Transform(toInt)
+  @IsInt({ message: 'WORKER_CONCURRENCY must be an integer' })
+  @Min(1)
+  @Max(1000)
+  WORKER_CONCURRENCY = 16;
+
+  /** How often an idle worker looks for due events when no notification wakes it. */
+  @Transform(toInt)
+  @IsInt({ message: 'WORKER_POLL_MS must be an integer' })
+  @Min(50)
+  WORKER_POLL_MS = 1000;
+
+  /** The longest one attempt (all its steps) may take before another worker may take the event over. */
+  @Transform(toInt)
+  @IsInt({ message: 'LEASE_SECONDS must be an integer' })
+  @Min(1)
+  @Max(86_400)
+  LEASE_SECONDS = 60;
+
+  /** Attempts before an event is dead; a lease that expires counts as an attempt. */
+  @Transform(toInt)
+  @IsInt({ message: 'MAX_ATTEMPTS must be an integer' })
+  @Min(1)
+  @Max(1000)
+  MAX_ATTEMPTS = 10;
+
+  /** First retry delay; each further retry doubles it (with jitter) up to RETRY_MAX_MS. */
+  @Transform(toInt)
+  @IsInt({ message: 'RETRY_BASE_MS must be an integer' })
+  @Min(1)
+  RETRY_BASE_MS = 1000;
+
+  @Transform(toInt)
+  @IsInt({ message: 'RETRY_MAX_MS must be an integer' })
+  @Min(1)
+  RETRY_MAX_MS = 600_000;
+
+  /** On SIGTERM, how long in-flight events may take to finish before they are released. */
+  @Transform(toInt)
+  @IsInt({ message: 'SHUTDOWN_TIMEOUT_MS must be an integer' })
+  @Min(0)
+  SHUTDOWN_TIMEOUT_MS = 10_000;
+
+  /** Where the forward step POSTs every event; unset, there is no forward step. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true }, { message: 'FORWARD_URL must be an http(s):// URL' })
+  FORWARD_URL?: string;
+
+  /** Signs forwarded bodies (X-Signature-256) when set. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(8, { message: 'FORWARD_SECRET must be at least 8 characters' })
+  FORWARD_SECRET?: string;
+
+  @Transform(toInt)
+  @IsInt({ message: 'FORWARD_TIMEOUT_MS must be an integer' })
+  @Min(1)
+  FORWARD_TIMEOUT_MS = 10_000;
+
+  /** Turns on the auto-reply example step: every inbound Meta message gets this text back. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  AUTO_REPLY_TEXT?: string;
+
+  /** Cloud API access token for outbound messages (auto-reply). */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  WHATSAPP_ACCESS_TOKEN?: string;
+
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true }, { message: 'WHATSAPP_GRAPH_URL must be an http(s):// URL' })
+  WHATSAPP_GRAPH_URL = 'https://graph.facebook.com/v23.0';
 }
 
 export function validateConfig(env: Record<string, unknown>): AppConfig {
@@ -77,5 +159,23 @@ export function validateConfig(env: Record<string, unknown>): AppConfig {
     );
     throw new Error(`Invalid configuration:\n  - ${lines.join('\n  - ')}`);
   }
+  const conflicts = crossFieldErrors(config);
+  if (conflicts.length > 0) throw new Error(`Invalid configuration:\n  - ${conflicts.join('\n  - ')}`);
   return config;
+}
+
+function crossFieldErrors(config: AppConfig): string[] {
+  const errors: string[] = [];
+  if (config.AUTO_REPLY_TEXT && !config.WHATSAPP_ACCESS_TOKEN) errors.push('AUTO_REPLY_TEXT needs WHATSAPP_ACCESS_TOKEN');
+  if (config.RETRY_MAX_MS < config.RETRY_BASE_MS) errors.push('RETRY_MAX_MS must not be below RETRY_BASE_MS');
+  // An attempt is aborted when its lease nears expiry; a forward must be able to time out first.
+  if (config.FORWARD_TIMEOUT_MS >= attemptDeadlineMs(config.LEASE_SECONDS)) {
+    errors.push(`FORWARD_TIMEOUT_MS must be below ${attemptDeadlineMs(config.LEASE_SECONDS)} (80 % of LEASE_SECONDS)`);
+  }
+  return errors;
+}
+
+/** How long one attempt may run: its lease minus a margin to record the outcome before anyone may take over. */
+export function attemptDeadlineMs(leaseSeconds: number): number {
+  return Math.floor(leaseSeconds * 800);
 }

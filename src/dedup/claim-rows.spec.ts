@@ -1,5 +1,6 @@
 import type { NormalizedEvent } from '../events/normalized-event.js';
-import { mergeClaimRows, toClaimRow, toStorableJson } from './claim-rows.js';
+import { toStorableJson } from '../common/storable-json.js';
+import { mergeClaimRows, toClaimRow } from './claim-rows.js';
 
 const event = (key: string, raw: Record<string, unknown> = {}): NormalizedEvent => ({
   key, provider: 'meta', kind: 'message', type: 'text', sender: null, providerTimestamp: null, fromMe: false, raw,

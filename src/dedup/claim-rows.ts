@@ -1,5 +1,5 @@
 import type { NormalizedEvent } from '../events/normalized-event.js';
-import { withinNestingLimit } from '../events/payload-values.js';
+import { toStorableJson } from '../common/storable-json.js';
 import type { ClaimRow } from '../messages/claim-row.js';
 
 /**
@@ -14,6 +14,7 @@ export function toClaimRow(event: NormalizedEvent): ClaimRow {
     type: event.type,
     sender: event.sender,
     providerTimestamp: event.providerTimestamp,
+    fromMe: event.fromMe,
     payload: toStorableJson(event.raw),
     copies: 1,
   };
@@ -31,14 +32,4 @@ export function mergeClaimRows(rows: ClaimRow[]): ClaimRow[] {
     else byKey.set(row.key, { ...row });
   }
   return [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-}
-
-/**
- * JSON text that jsonb accepts: PostgreSQL rejects the \u0000 escape, so a NUL inside a string
- * becomes U+FFFD instead of failing the claim (an escaped backslash before "u0000" is left alone).
- */
-export function toStorableJson(value: unknown): string {
-  const json = withinNestingLimit(() => JSON.stringify(value));
-  // The scan is cheap; the regex only runs on the rare body that holds a NUL.
-  return json.includes('\\u0000') ? json.replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1\\ufffd') : json;
 }

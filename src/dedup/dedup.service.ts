@@ -5,7 +5,7 @@ import type { NormalizedEvent } from '../events/normalized-event.js';
 import type { ClaimOutcome, ClaimRow } from '../messages/claim-row.js';
 import { MessagesRepository } from '../messages/messages.repository.js';
 import { isUniqueViolation, sqlState } from '../messages/database-errors.js';
-import { ClaimBatcher, FlushFailure } from './claim-batcher.js';
+import { GroupCommit, FlushFailure } from '../common/group-commit.js';
 import type { ClaimVerdict, EventClaim } from './claim-result.js';
 import { mergeClaimRows, toClaimRow } from './claim-rows.js';
 
@@ -20,7 +20,7 @@ const RETRYABLE_STATES = new Set(['40P01', '40001']); // deadlock, serialization
 @Injectable()
 export class DedupService {
   private readonly logger = new Logger(DedupService.name);
-  private readonly batcher: ClaimBatcher<ClaimRow, ClaimVerdict>;
+  private readonly batcher: GroupCommit<ClaimRow, ClaimVerdict>;
 
   constructor(
     private readonly messages: MessagesRepository,
@@ -28,7 +28,7 @@ export class DedupService {
   ) {
     // Half the pool for claims leaves connections for health checks and other work.
     const flushes = Math.max(1, Math.floor(config.DB_POOL_SIZE / 2));
-    this.batcher = new ClaimBatcher((requests) => this.claimRequests(requests), flushes, MAX_EVENTS_PER_FLUSH);
+    this.batcher = new GroupCommit((requests) => this.claimRequests(requests), flushes, MAX_EVENTS_PER_FLUSH);
   }
 
   async claim(events: NormalizedEvent[]): Promise<EventClaim[]> {

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { AppConfig } from '../config/app-config.js';
 import { PrismaClient } from '../generated/prisma/client.js';
@@ -6,7 +6,7 @@ import { poolConfig } from './pool-config.js';
 
 /** The generated Prisma client over the pg driver adapter (no Prisma engines needed). */
 @Injectable()
-export class PrismaService extends PrismaClient implements OnModuleDestroy {
+export class PrismaService extends PrismaClient implements OnApplicationShutdown {
   constructor(config: AppConfig) {
     const logger = new Logger(PrismaService.name);
     super({
@@ -18,7 +18,8 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
     });
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** Last of all shutdown hooks: the worker has drained and HTTP requests have finished. */
+  async onApplicationShutdown(): Promise<void> {
     await this.$disconnect();
   }
 }

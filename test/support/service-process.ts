@@ -3,42 +3,59 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+export const WORKER_MAIN = fileURLToPath(new URL('../../dist/worker-main.js', import.meta.url));
 
 export interface ServiceProcess {
+  /** The HTTP address; empty for a worker-only process. */
   baseUrl: string;
   child: ChildProcess;
-  stop(): Promise<void>;
+  /** Everything the process printed so far. */
+  output(): string;
+  /** Resolves with how the process ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM, then waits for the exit. */
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs the built service (`dist/main.js`, made by `npm run build`) as a separate OS process. */
-export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first (npm test does)`);
-  const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+/**
+ * Runs the built service (`dist/main.js`) or the worker alone (`dist/worker-main.js`,
+ * `worker: true`) as a separate OS process; `npm run build` (part of `npm test`) makes them.
+ * The worker is off in the service unless `env` turns it on.
+ */
+export async function startServiceProcess(env: Record<string, string>, options: { worker?: boolean } = {}): Promise<ServiceProcess> {
+  const script = options.worker ? WORKER_MAIN : MAIN;
+  if (!existsSync(script)) throw new Error(`${script} is missing: run \`npm run build\` first (npm test does)`);
+  const child = spawn(process.execPath, [script], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', WORKER_ENABLED: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const ready = options.worker ? /worker process ready/ : /listening on port (\d+)/;
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 20_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on port (\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`service exited with ${code}:\n${output}`)));
+    const timer = setTimeout(() => reject(new Error(`process did not start:\n${output}`)), 20_000);
+    const check = () => {
+      const match = ready.exec(output);
+      if (!match) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', check);
+      resolve(Number(match[1] ?? 0));
+    };
+    child.stdout!.on('data', check);
+    void exited.then(({ code }) => reject(new Error(`process exited with ${code}:\n${output}`)));
   });
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: options.worker ? '' : `http://127.0.0.1:${port}`,
     child,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    output: () => output,
+    exited,
+    stop: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
   };
 }

@@ -1,6 +1,8 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AddressInfo } from 'node:net';
+import type { INestApplicationContext } from '@nestjs/common';
 import { createApp } from '../../src/app.setup.js';
+import { PrismaService } from '../../src/prisma/prisma.service.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export interface TestApp {
@@ -12,10 +14,11 @@ export interface TestApp {
 /**
  * Starts the real application (same bootstrap as production) on a free loopback port.
  * `env` is applied only while the app is built, so apps in one file do not leak settings.
+ * The worker is off unless `env` turns it on, so ingestion tests see events as stored.
  */
 export async function startTestApp(env: Record<string, string | undefined>): Promise<TestApp> {
   const saved = { ...process.env };
-  Object.assign(process.env, { LOG_LEVEL: 'error', ...env });
+  Object.assign(process.env, { LOG_LEVEL: 'error', WORKER_ENABLED: 'false', ...env });
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k];
   let app: NestExpressApplication;
   try {
@@ -23,9 +26,18 @@ export async function startTestApp(env: Record<string, string | undefined>): Pro
   } finally {
     process.env = saved;
   }
+  await loadPrismaRuntime(app);
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   return { app, baseUrl: `http://127.0.0.1:${port}`, close: () => app.close() };
+}
+
+/**
+ * Prisma loads parts of its runtime on the first query. Jest refuses imports between tests,
+ * so a worker whose first query starts as beforeAll ends would fail it: run one query first.
+ */
+export async function loadPrismaRuntime(app: INestApplicationContext): Promise<void> {
+  await app.get(PrismaService).$queryRaw`SELECT 1`;
 }
 
 export interface Posted<T = unknown> {

@@ -1,11 +1,12 @@
 /**
- * Group commit for claims. Requests that arrive while the database is busy wait in a queue and
- * go out together in the next flush, so under load many deliveries share one statement and one
- * WAL flush, while a lone request is flushed at once (no timer, no added latency when idle).
- * A request's events always travel in one flush: its answer is all-stored or all-failed.
+ * Group commit, for claims and for the worker's step records. Requests that arrive while the
+ * database is busy wait in a queue and go out together in the next flush, so under load many
+ * requests share one statement and one WAL flush, while a lone request is flushed at once (no
+ * timer, no added latency when idle). A request's items always travel in one flush: its answer
+ * is all-stored or all-failed.
  * A flush may fail as a whole (it throws) or per request (a FlushFailure in that request's place).
  */
-export class ClaimBatcher<Item, Result> {
+export class GroupCommit<Item, Result> {
   private readonly queue: Array<{ items: Item[]; resolve: (r: Result[]) => void; reject: (e: unknown) => void }> = [];
   private inFlight = 0;
 

@@ -1,4 +1,4 @@
-import { ClaimBatcher } from './claim-batcher.js';
+import { GroupCommit } from './group-commit.js';
 
 /** A flush we control: each call waits until the test releases it. */
 function controlledFlush() {
@@ -13,10 +13,10 @@ function controlledFlush() {
 /** Lets settled flushes run their bookkeeping and start the next flush. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('ClaimBatcher', () => {
+describe('GroupCommit', () => {
   it('flushes a lone request at once', async () => {
     const { calls, flush } = controlledFlush();
-    const batcher = new ClaimBatcher(flush, 1, 100);
+    const batcher = new GroupCommit(flush, 1, 100);
     const result = batcher.submit([1, 2]);
     expect(calls.map((c) => c.requests)).toEqual([[[1, 2]]]);
     calls[0].release();
@@ -25,7 +25,7 @@ describe('ClaimBatcher', () => {
 
   it('gathers requests that arrive while flushes are busy into the next flush, keeping each request whole', async () => {
     const { calls, flush } = controlledFlush();
-    const batcher = new ClaimBatcher(flush, 1, 3);
+    const batcher = new GroupCommit(flush, 1, 3);
     const a = batcher.submit([1]);
     const b = batcher.submit([2, 3]);
     const c = batcher.submit([4, 5]);
@@ -46,14 +46,14 @@ describe('ClaimBatcher', () => {
 
   it('runs up to the configured number of flushes at once', () => {
     const { calls, flush } = controlledFlush();
-    const batcher = new ClaimBatcher(flush, 2, 100);
+    const batcher = new GroupCommit(flush, 2, 100);
     for (let i = 0; i < 5; i++) void batcher.submit([i]);
     expect(calls.map((c) => c.requests)).toEqual([[[0]], [[1]]]);
   });
 
   it('fails every request of a failed flush, and goes on with the next', async () => {
     const { calls, flush } = controlledFlush();
-    const batcher = new ClaimBatcher(flush, 1, 100);
+    const batcher = new GroupCommit(flush, 1, 100);
     const first = batcher.submit([1]);
     const second = batcher.submit([2]);
     const third = batcher.submit([3]);

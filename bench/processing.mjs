@@ -1,0 +1,172 @@
+#!/usr/bin/env node
+// Processing benchmark: events/s through the forward step to a loopback downstream with W worker
+// processes, and the lag from acknowledgement to forward. Self-contained: per worker count it
+// creates a scratch database, starts the downstream, the service (ingest only) and the workers
+// from dist/, checks every event was forwarded exactly once, stops everything and drops the database.
+//   node bench/processing.mjs --events 20000 --workers 1,2 [--rates 200,500] [--rounds 2] [--json]
+// See bench/README.md ("Processing").
+import { fileURLToPath } from 'node:url';
+import { createDatabase, dropDatabase, startNode, stopNode, startDownstream, cpuMeter, withClient } from './procs.mjs';
+import { ingest, holdRows, listenersUp, untilSettled, statusCounts, openLoop, dist, nowMs, sleep } from './processing-phases.mjs';
+import { table, round, writeResults } from './report.mjs';
+
+const DEFAULTS = { events: 20000, workers: '1,2', concurrency: 16, batch: 100, rates: '200,500', 'lag-seconds': 15, size: 1024, rounds: 1,
+  'database-url': process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', timeout: 600 };
+const SECRET = 'bench-forward-secret';
+
+function parseArgs(argv) {
+  const o = { ...DEFAULTS };
+  for (let i = 0; i < argv.length; i++) {
+    if (!argv[i].startsWith('--')) throw new Error(`unexpected argument ${argv[i]}`);
+    let [k, v] = argv[i].slice(2).split(/=(.*)/s);
+    if (v === undefined) v = argv[i + 1] === undefined || argv[i + 1].startsWith('--') ? true : argv[++i];
+    if (!(k in DEFAULTS) && k !== 'json') throw new Error(`unknown option --${k}`);
+    o[k] = v;
+  }
+  const list = (s) => String(s).split(',').map(Number);
+  o.workerCounts = list(o.workers); o.rateList = o.rates === 'none' ? [] : list(o.rates);
+  for (const k of ['events', 'concurrency', 'batch', 'lag-seconds', 'size', 'rounds', 'timeout']) o[k] = Number(o[k]);
+  for (const v of [...o.workerCounts, ...o.rateList, o.events, o.concurrency, o.batch, o['lag-seconds'], o.rounds, o.timeout]) {
+    if (!(v > 0)) throw new Error(`bad number in options: ${v}`);
+  }
+  return o;
+}
+
+const within = (p, ms, what) => Promise.race([p, sleep(ms).then(() => { throw new Error(`${what}: nothing after ${ms / 1000} s`); })]);
+
+/** One worker count: throughput phase, then each lag rate, then the checks. Returns the figures. */
+async function runOne(o, W, log) {
+  const db = await createDatabase(o['database-url']);
+  const ds = await startDownstream(SECRET);
+  const env = { DATABASE_URL: db.url, WHATSAPP_APP_SECRET: '', WASENDER_WEBHOOK_SECRET: '' };
+  const procs = [];
+  const failures = [];
+  const r = { workers: W, db: db.name };
+  try {
+    const svc = startNode('main.js', { ...env, PORT: '0', WORKER_ENABLED: 'false' }, /listening on port (\d+)/, 'service');
+    procs.push(svc);
+    await svc.ready;
+    const url = `http://127.0.0.1:${svc.match[1]}`;
+    log(`W=${W}: database ${db.name}, service ${url} (pid ${svc.pid}), downstream ${ds.url} (pid ${ds.pid}); ingesting ${o.events} events`);
+    const ing = await ingest(url, o.events, o.batch);
+    if (!ing.check.pass) failures.push(`ingest: ${ing.check.detail}`);
+    r.ingest = { seconds: ing.seconds, eventsPerSec: ing.eventsPerSec, requests: ing.requests };
+
+    // Throughput: workers start against locked rows; the release is "workers ready".
+    const gate = await withClient(db.url, async (c) => {
+      const g = await holdRows(c);
+      if (g.locked !== o.events) failures.push(`stored rows ${g.locked}, expected ${o.events}`);
+      const wenv = { ...env, FORWARD_URL: ds.url, FORWARD_SECRET: SECRET, WORKER_CONCURRENCY: String(o.concurrency) };
+      for (let i = 1; i <= W; i++) procs.push(startNode('worker-main.js', wenv, /worker process ready/, `worker ${i}`));
+      await Promise.all(procs.slice(1).map((p) => p.ready));
+      await listenersUp(o['database-url'], db.name, W);
+      const meter = cpuMeter({ service: [svc.pid], workers: procs.slice(1).map((p) => p.pid), downstream: [ds.pid] });
+      return { meter, readyAt: await g.release() };
+    });
+    log(`W=${W}: ${W} worker(s) ready, rows released; draining`);
+    const done = await within(ds.call({ cmd: 'await', keys: o.events }), o.timeout * 1000, `W=${W} drain`);
+    r.cpu = gate.meter();
+    const settledAt = await untilSettled(db.url, 60_000);
+    const { firstAt } = (await ds.call({ cmd: 'stats' })).stats;
+    r.drain = {
+      readyToLastS: round((done.at - gate.readyAt) / 1000, 2), firstToLastS: round((done.at - firstAt) / 1000, 2),
+      eventsPerSec: round((o.events * 1000) / (done.at - gate.readyAt), 0), eventsPerSecFirstToLast: round((o.events * 1000) / (done.at - firstAt), 0),
+      firstForwardAfterReadyMs: round(firstAt - gate.readyAt, 1), allProcessedInDbS: round((settledAt - gate.readyAt) / 1000, 2),
+    };
+    log(`W=${W}: drained ${o.events} in ${r.drain.readyToLastS} s = ${r.drain.eventsPerSec} events/s; cpu % ${JSON.stringify(r.cpu)}`);
+
+    // Lag: open-loop single events at each rate, through the same service and workers.
+    r.lag = [];
+    let expected = o.events;
+    for (const rate of o.rateList) {
+      const meter = cpuMeter({ service: [svc.pid], workers: procs.slice(1).map((p) => p.pid), downstream: [ds.pid] });
+      const recs = await openLoop(url, rate, o['lag-seconds'], o.size);
+      const ok = recs.filter((x) => x.status === 200 && x.accepted === 1 && x.key);
+      if (ok.length !== recs.length) failures.push(`lag ${rate}/s: ${recs.length - ok.length} of ${recs.length} requests not accepted (e.g. ${JSON.stringify(recs.find((x) => !ok.includes(x)))})`);
+      expected += ok.length;
+      await within(ds.call({ cmd: 'await', keys: expected }), o.timeout * 1000, `W=${W} lag ${rate}/s`);
+      const cpu = meter();
+      await untilSettled(db.url, 60_000);
+      const arrivals = new Map((await ds.call({ cmd: 'stats' })).stats.arrivals);
+      const lags = ok.map((x) => arrivals.get(x.key) - x.ack);
+      r.lag.push({ rate, requests: recs.length, sendSeconds: round((recs.at(-1).due - recs[0].due) / 1000, 1), ackMs: dist(ok.map((x) => x.ack - x.due)),
+        lagMs: dist(lags), negativeLags: lags.filter((l) => l < 0).length, cpu });
+      log(`W=${W}: ${rate}/s: lag ${JSON.stringify(r.lag.at(-1).lagMs)} ms, ack ${JSON.stringify(r.lag.at(-1).ackMs)} ms`);
+    }
+
+    // Checks: exactly once, signatures, nothing left unfinished.
+    const stats = (await ds.call({ cmd: 'stats' })).stats;
+    const db2 = await statusCounts(db.url);
+    const known = await withClient(db.url, async (c) => new Set((await c.query('SELECT message_id FROM messages')).rows.map((x) => x.message_id)));
+    const unknown = stats.arrivals.filter(([k]) => !known.has(k)).length;
+    r.checks = { expected, distinct: stats.distinct, forwards: stats.requests, keysMoreThanOnce: stats.keysArrivingMoreThanOnce, unknown,
+      badSignature: stats.badSignature, badBody: stats.badBody, idMismatch: stats.idMismatch, statuses: db2 };
+    if (stats.distinct !== expected || known.size !== expected) failures.push(`forwarded ${stats.distinct} distinct keys, stored ${known.size}, expected ${expected}`);
+    if (stats.requests !== stats.distinct || stats.keysArrivingMoreThanOnce) failures.push(`${stats.requests - stats.distinct} extra forwards (${stats.keysArrivingMoreThanOnce} keys more than once)`);
+    if (unknown) failures.push(`${unknown} forwarded keys are not stored events`);
+    if (stats.badSignature || stats.badBody || stats.idMismatch) failures.push(`bad signatures ${stats.badSignature}, bad bodies ${stats.badBody}, id != Idempotency-Key ${stats.idMismatch}`);
+    if (Object.keys(db2).some((s) => s !== 'processed')) failures.push(`rows not processed: ${JSON.stringify(db2)}`);
+  } catch (err) {
+    failures.push(`error: ${err.message}`);
+  } finally {
+    for (const p of procs.slice(1).concat(procs.slice(0, 1))) {
+      const e = await stopNode(p);
+      if (e.code !== 0) failures.push(`${p.label} (pid ${p.pid}) exited ${JSON.stringify(e)} on SIGTERM, expected code 0; last lines:\n${p.tail.slice(-5).join('\n')}`);
+    }
+    r.exitCodes = procs.map((p) => `${p.label}=${p.exit?.code}`).join(' ');
+    await ds.stop();
+    await dropDatabase(o['database-url'], db.name);
+  }
+  r.pass = failures.length === 0;
+  r.failures = failures;
+  return r;
+}
+
+const median = (xs) => { const s = xs.filter((x) => x !== null && x !== undefined).sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : null; };
+const cpuCell = (c) => (c ? `${c.service}/${c.workers}/${c.postgres}/${c.downstream}/${c.bench}` : '-');
+
+export function report(results, o) {
+  const byW = o.workerCounts.map((W) => results.filter((r) => r.workers === W));
+  const m = (rs, f) => median(rs.map(f));
+  const thr = byW.map((rs) => [rs[0].workers, o.events, m(rs, (r) => r.drain?.eventsPerSec), m(rs, (r) => r.drain?.eventsPerSecFirstToLast), m(rs, (r) => r.drain?.readyToLastS),
+    m(rs, (r) => r.drain?.firstForwardAfterReadyMs), m(rs, (r) => r.ingest?.eventsPerSec), rs.map((r) => cpuCell(r.cpu)).join(' '), rs.every((r) => r.pass) ? 'PASS' : 'FAIL']);
+  console.log(`\nThroughput (median of ${o.rounds} round(s); cpu % per round = service/workers/postgres/downstream/bench, 100 = one core)`);
+  console.log(table(['workers', 'events', 'events/s ready->last', 'events/s first->last', 'drain s', 'first fwd ms', 'ingest ev/s', 'cpu %', 'check'], thr));
+  const lag = byW.flatMap((rs) => o.rateList.map((rate, i) => {
+    const ls = rs.map((r) => r.lag?.[i]).filter(Boolean);
+    const q = (f) => m(ls, f);
+    return [rs[0].workers, rate, q((l) => l.requests), q((l) => l.ackMs.p50), q((l) => l.ackMs.p99), q((l) => l.lagMs.p50), q((l) => l.lagMs.p95), q((l) => l.lagMs.p99), q((l) => l.lagMs.max),
+      ls.map((l) => cpuCell(l.cpu)).join(' '), rs.every((r) => r.pass) ? 'PASS' : 'FAIL'];
+  }));
+  if (lag.length) {
+    console.log(`\nLag ack -> first arrival downstream, ms (open loop, single-event requests, ${o['lag-seconds']} s per rate; median of ${o.rounds} round(s))`);
+    console.log(table(['workers', 'events/s', 'events', 'ack p50', 'ack p99', 'lag p50', 'lag p95', 'lag p99', 'lag max', 'cpu %', 'check'], lag));
+  }
+  for (const r of results) {
+    console.log(`\nW=${r.workers}: ${r.pass ? 'PASS' : 'FAIL'} - ${JSON.stringify(r.checks ?? {})}; exit codes ${r.exitCodes}`);
+    for (const f of r.failures) console.log(`  FAIL: ${f}`);
+  }
+}
+
+async function main(argv) {
+  let o;
+  try { o = parseArgs(argv); } catch (err) {
+    console.error(`processing: ${err.message}\nusage: node bench/processing.mjs --events 20000 --workers 1,2 [--concurrency 16] [--rates 200,500|none] [--lag-seconds 15] [--rounds 1] [--database-url URL] [--json]`);
+    return 2;
+  }
+  const log = (s) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
+  const results = [];
+  for (let round = 1; round <= o.rounds; round++) {
+    for (const W of o.workerCounts) {
+      log(`round ${round}/${o.rounds}, ${W} worker process(es)`);
+      results.push({ round, ...(await runOne(o, W, log)) });
+    }
+  }
+  report(results, o);
+  if (o.json) console.log(`\nresults written to ${writeResults('processing', o, results)}`);
+  return results.every((r) => r.pass) ? 0 : 1;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (err) => { console.error(err); process.exitCode = 1; });
+}

@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { DeliveriesRepository } from '../../deliveries/deliveries.repository.js';
+import { deliveryUpdateOf, type DeliveryStatus } from '../../events/delivery-update.js';
+import type { NormalizedEvent } from '../../events/normalized-event.js';
+import { WorkerStep, type EventStep } from '../../worker/event-step.js';
+
+export interface DeliveryStatusResult {
+  wamid: string;
+  /** The record's status after this event: later than the event's own when a later one came first. */
+  status: DeliveryStatus;
+}
+
+/**
+ * Keeps the delivery record of each outbound message. The merge is idempotent, so a retry
+ * after a crash between the write and the step's record changes nothing.
+ */
+@Injectable()
+@WorkerStep({ name: 'delivery-status', order: 10 })
+export class DeliveryStatusStep implements EventStep {
+  constructor(private readonly deliveries: DeliveriesRepository) {}
+
+  appliesTo(event: NormalizedEvent): boolean {
+    return deliveryUpdateOf(event) !== null;
+  }
+
+  async run(event: NormalizedEvent): Promise<DeliveryStatusResult | undefined> {
+    const update = deliveryUpdateOf(event);
+    // Only reached when appliesTo said no, i.e. never by the worker.
+    if (update === null) return undefined;
+    return { wamid: update.wamid, status: await this.deliveries.apply(update) };
+  }
+}

@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import { AppConfig } from './config/app-config.js';
+import { ConfigModule } from './config/config.module.js';
+import { loggerOptions } from './logging/logger-options.js';
+import { MigrationsModule } from './migrations/migrations.module.js';
+import { PrismaModule } from './prisma/prisma.module.js';
+import { StepsModule } from './steps/steps.module.js';
+import { WorkerModule } from './worker/worker.module.js';
+
+/** Everything but HTTP: what `npm run start:worker` runs, and the base of AppModule. */
+@Module({
+  imports: [
+    ConfigModule,
+    LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: loggerOptions }),
+    PrismaModule,
+    MigrationsModule,
+    WorkerModule,
+    StepsModule,
+  ],
+})
+export class WorkerAppModule {}

@@ -1,0 +1,96 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { FlushFailure, GroupCommit } from '../common/group-commit.js';
+import { toStorableJson } from '../common/storable-json.js';
+import { AppConfig } from '../config/app-config.js';
+import { redactPhoneNumbers } from '../logging/redact.js';
+import { ShutdownInterruption } from './attempt-interruptions.js';
+import { RetryLaterError } from './event-step.js';
+import type { LeasedEvent, StepRecord } from './leased-event.js';
+import { nextRetryDelayMs } from './retry-policy.js';
+import { StepRegistry } from './step-registry.service.js';
+import { WorkQueueRepository } from './work-queue.repository.js';
+
+export type ProcessOutcome =
+  | { outcome: 'processed' | 'dead' | 'lease-lost' | 'released' }
+  | { outcome: 'failed'; retryInMs: number };
+
+const MAX_ERROR_LENGTH = 2000;
+
+/**
+ * Runs one leased event through its steps. Each completed step is recorded (with the event's
+ * state, in one statement) before the next starts, so a retry resumes where this attempt
+ * stopped and a completed step never runs again.
+ */
+@Injectable()
+export class EventProcessor {
+  private readonly logger = new Logger('Worker');
+  private readonly records: GroupCommit<StepRecord, boolean>;
+
+  constructor(
+    private readonly queue: WorkQueueRepository,
+    private readonly registry: StepRegistry,
+    private readonly config: AppConfig,
+  ) {
+    // Step records of all in-flight events share statements, and a quarter of the pool at most,
+    // so processing cannot starve the acknowledgement path of connections.
+    const flushes = Math.max(1, Math.floor(config.DB_POOL_SIZE / 4));
+    this.records = new GroupCommit((batch) => this.writeRecords(batch), flushes, 1000);
+  }
+
+  async process(leased: LeasedEvent, signal: AbortSignal): Promise<ProcessOutcome> {
+    const { event, leaseToken, attempt } = leased;
+    const pending = this.registry.stepsFor(event).filter((s) => !(s.name in leased.completed));
+    const results: Record<string, unknown> = { ...leased.completed };
+    const base = { key: event.key, leaseToken, attempt };
+    let current = '(finish)';
+    try {
+      for (const [index, { name, step }] of pending.entries()) {
+        current = name;
+        signal.throwIfAborted();
+        const value = await step.run(event, {
+          idempotencyKey: `${event.key}:${name}`,
+          attempt,
+          receivedAt: leased.receivedAt,
+          results,
+          signal,
+        });
+        const result = toStorableJson(value ?? null);
+        const finish = index === pending.length - 1;
+        if (!(await this.records.submit([{ ...base, step: name, result, finish }]))[0]) return this.leaseLost(leased);
+        results[name] = value ?? null;
+      }
+      if (pending.length === 0 && !(await this.records.submit([{ ...base, step: null, result: null, finish: true }]))[0]) {
+        return this.leaseLost(leased);
+      }
+      return { outcome: 'processed' };
+    } catch (error) {
+      if (signal.reason instanceof ShutdownInterruption) {
+        await this.queue.release([{ key: event.key, leaseToken }]);
+        return { outcome: 'released' };
+      }
+      return this.fail(leased, current, signal.aborted ? signal.reason : error);
+    }
+  }
+
+  private async fail(leased: LeasedEvent, step: string, error: unknown): Promise<ProcessOutcome> {
+    const message = `${step}: ${error instanceof Error ? error.message : String(error)}`.slice(0, MAX_ERROR_LENGTH);
+    const requested = error instanceof RetryLaterError ? error.retryAfterMs : undefined;
+    const delay = nextRetryDelayMs(leased.attempt, { baseMs: this.config.RETRY_BASE_MS, maxMs: this.config.RETRY_MAX_MS }, requested);
+    const outcome = await this.queue.fail(leased.event.key, leased.leaseToken, message, delay, this.config.MAX_ATTEMPTS);
+    const what = `event ${redactPhoneNumbers(leased.event.key)} attempt ${leased.attempt}/${this.config.MAX_ATTEMPTS} failed at ${redactPhoneNumbers(message)}`;
+    if (outcome === 'dead') this.logger.error(`${what}; no attempts left: dead`);
+    else if (outcome === 'failed') this.logger.warn(`${what}; retry in ${delay} ms`);
+    else return this.leaseLost(leased);
+    return outcome === 'failed' ? { outcome, retryInMs: delay } : { outcome };
+  }
+
+  private leaseLost(leased: LeasedEvent): ProcessOutcome {
+    this.logger.warn(`event ${redactPhoneNumbers(leased.event.key)}: lease lost before its result was recorded; its new owner decides`);
+    return { outcome: 'lease-lost' };
+  }
+
+  private async writeRecords(batch: StepRecord[][]): Promise<Array<boolean[] | FlushFailure>> {
+    const owned = await this.queue.record(batch.flat());
+    return batch.map((records) => records.map((r) => owned.has(r.key)));
+  }
+}

@@ -1,0 +1,57 @@
+import { DiscoveryService } from '@nestjs/core';
+import type { NormalizedEvent } from '../events/normalized-event.js';
+
+/**
+ * The extension point. A step is a NestJS provider that implements EventStep and carries
+ * @WorkerStep({ name }); the worker finds every such provider in the application and runs
+ * the ones that apply to an event in `order`, recording each completed step. A retry resumes
+ * at the first step not yet recorded, so a completed step never runs again.
+ */
+export interface EventStep {
+  /** Whether this step has work for the event. A step that does not apply is not recorded. */
+  appliesTo(event: NormalizedEvent): boolean;
+  /**
+   * Does the work. The value returned (JSON-serialisable, or undefined) is stored as the
+   * step's result and offered to later steps. Throwing fails the attempt: it is retried with
+   * backoff, from this step. Throw RetryLaterError to ask for a particular delay.
+   */
+  run(event: NormalizedEvent, context: StepContext): Promise<unknown>;
+}
+
+export interface StepContext {
+  /**
+   * `<event key>:<step name>`, the same on every attempt. A step that crashes between its
+   * external effect and its record runs again: pass this key to the outside world (an
+   * Idempotency-Key header, a client reference) so the second run cannot act twice.
+   */
+  readonly idempotencyKey: string;
+  /** 1 on the first attempt at this event. */
+  readonly attempt: number;
+  /** When the event was acknowledged to the provider. */
+  readonly receivedAt: Date;
+  /** Results of the event's steps completed so far, by step name. */
+  readonly results: Readonly<Record<string, unknown>>;
+  /** Aborted when the attempt's lease is about to expire or the process shuts down. Pass it on (fetch, clients) and stop when it fires. */
+  readonly signal: AbortSignal;
+}
+
+export interface WorkerStepOptions {
+  /** Recorded per event; letters, digits, `.`, `_` and `-`, at most 64 characters, unique. */
+  name: string;
+  /** Steps run in ascending order (built-ins: delivery-status 10, forward 20); default 100. */
+  order?: number;
+}
+
+/** Marks a provider as a processing step. */
+export const WorkerStep = DiscoveryService.createDecorator<WorkerStepOptions>();
+
+/** Fails the attempt and asks for the retry no sooner than `retryAfterMs` (e.g. from Retry-After). */
+export class RetryLaterError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(message);
+    this.name = 'RetryLaterError';
+  }
+}

@@ -1,0 +1,140 @@
+import { Injectable } from '@nestjs/common';
+import type { EventKind, ProviderName } from '../events/normalized-event.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import type { FailureOutcome, LeasedEvent, StepRecord } from './leased-event.js';
+
+interface LeasedRow {
+  message_id: string;
+  provider: ProviderName;
+  kind: EventKind;
+  type: string;
+  sender: string | null;
+  provider_timestamp: Date | null;
+  from_me: boolean;
+  payload: Record<string, unknown>;
+  received_at: Date;
+  attempts: number;
+  status: 'processing' | 'dead';
+  lease_token: string | null;
+  completed: Record<string, unknown>;
+}
+
+/**
+ * The messages table as a work queue. Every write after the lease matches the lease token,
+ * so a worker that lost its lease (it expired and another worker took the event) changes
+ * nothing: the new owner's result stands.
+ */
+@Injectable()
+export class WorkQueueRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /**
+   * Leases up to `limit` due events: new ones, retries whose time has come, and events whose
+   * lease expired (their worker died or hung; that attempt counts). SKIP LOCKED lets any
+   * number of workers lease at once without waiting on each other. An expired event that
+   * has used every attempt becomes dead instead (returned separately).
+   */
+  async lease(limit: number, leaseSeconds: number, maxAttempts: number, workerId: string) {
+    const rows = await this.prisma.$queryRaw<LeasedRow[]>`
+      WITH due AS (
+        SELECT message_id, (status = 'processing') AS expired, (status = 'processing' AND attempts >= ${maxAttempts}) AS exhausted
+        FROM messages
+        WHERE status IN ('received', 'processing', 'failed') AND due_at <= now()
+        ORDER BY due_at
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED
+      )
+      UPDATE messages AS m SET
+        status = (CASE WHEN due.exhausted THEN 'dead' ELSE 'processing' END)::message_status,
+        attempts = CASE WHEN due.exhausted THEN m.attempts ELSE m.attempts + 1 END,
+        last_error = CASE WHEN due.expired
+          THEN 'lease expired: ' || coalesce(m.leased_by, 'a worker') || ' did not finish attempt ' || m.attempts
+          ELSE m.last_error END,
+        lease_token = CASE WHEN due.exhausted THEN NULL ELSE gen_random_uuid() END,
+        leased_by = CASE WHEN due.exhausted THEN NULL ELSE ${workerId} END,
+        due_at = now() + ${leaseSeconds} * interval '1 second'
+      FROM due
+      WHERE m.message_id = due.message_id
+      RETURNING m.message_id, m.provider::text, m.kind::text, m.type, m.sender, m.provider_timestamp, m.from_me, m.payload,
+        m.received_at, m.attempts, m.status::text, m.lease_token::text,
+        (SELECT coalesce(jsonb_object_agg(s.step, s.result), '{}'::jsonb) FROM message_steps s WHERE s.message_id = m.message_id) AS completed`;
+    return {
+      leased: rows.filter((r) => r.status === 'processing').map(toLeasedEvent),
+      dead: rows.filter((r) => r.status === 'dead').map((r) => r.message_id),
+    };
+  }
+
+  /**
+   * Writes many workers' step records in one statement: each step row and, for finishing
+   * events, the processed status, only where the lease token still matches. Returns the keys
+   * whose lease was still held (their records were written).
+   */
+  async record(records: StepRecord[]): Promise<Set<string>> {
+    const owned = await this.prisma.$queryRaw<{ message_id: string }[]>`
+      WITH input AS (
+        SELECT * FROM unnest(${records.map((r) => r.key)}::text[], ${records.map((r) => r.leaseToken)}::uuid[],
+          ${records.map((r) => r.step)}::text[], ${records.map((r) => r.result)}::text[],
+          ${records.map((r) => r.attempt)}::int[], ${records.map((r) => r.finish)}::bool[])
+          AS i(message_id, token, step, result, attempt, finish)
+      ), owned AS (
+        SELECT i.* FROM input i JOIN messages m ON m.message_id = i.message_id AND m.lease_token = i.token
+        WHERE m.status = 'processing'
+        ORDER BY i.message_id
+        FOR UPDATE OF m
+      ), recorded AS (
+        INSERT INTO message_steps (message_id, step, result, attempt)
+        SELECT message_id, step, result::jsonb, attempt FROM owned WHERE step IS NOT NULL
+        ON CONFLICT (message_id, step) DO NOTHING
+      ), finished AS (
+        UPDATE messages m SET status = 'processed', processed_at = now(), lease_token = NULL, leased_by = NULL
+        FROM owned o WHERE m.message_id = o.message_id AND o.finish
+      )
+      SELECT message_id FROM owned`;
+    return new Set(owned.map((r) => r.message_id));
+  }
+
+  /** Schedules the retry, or makes the event dead when this was its last attempt. */
+  async fail(key: string, leaseToken: string, error: string, delayMs: number, maxAttempts: number): Promise<FailureOutcome> {
+    const rows = await this.prisma.$queryRaw<{ status: 'failed' | 'dead' }[]>`
+      UPDATE messages SET
+        status = (CASE WHEN attempts >= ${maxAttempts} THEN 'dead' ELSE 'failed' END)::message_status,
+        due_at = now() + ${delayMs} * interval '1 millisecond',
+        last_error = ${error}, lease_token = NULL, leased_by = NULL
+      WHERE message_id = ${key} AND lease_token = ${leaseToken}::uuid AND status = 'processing'
+      RETURNING status::text`;
+    return rows[0]?.status ?? 'lease-lost';
+  }
+
+  /**
+   * Gives events back unfinished (shutdown): due at once, and the interrupted attempt is not
+   * counted. Steps they completed stay recorded. Returns how many were still held.
+   */
+  async release(leases: Array<Pick<LeasedEvent, 'leaseToken'> & { key: string }>): Promise<number> {
+    if (leases.length === 0) return 0;
+    return this.prisma.$executeRaw`
+      UPDATE messages AS m SET
+        status = (CASE WHEN m.attempts <= 1 THEN 'received' ELSE 'failed' END)::message_status,
+        attempts = greatest(m.attempts - 1, 0), due_at = now(), lease_token = NULL, leased_by = NULL
+      FROM unnest(${leases.map((l) => l.key)}::text[], ${leases.map((l) => l.leaseToken)}::uuid[]) AS r(message_id, token)
+      WHERE m.message_id = r.message_id AND m.lease_token = r.token AND m.status = 'processing'`;
+  }
+}
+
+function toLeasedEvent(row: LeasedRow): LeasedEvent {
+  return {
+    event: {
+      key: row.message_id,
+      provider: row.provider,
+      kind: row.kind,
+      type: row.type,
+      sender: row.sender,
+      providerTimestamp: row.provider_timestamp,
+      fromMe: row.from_me,
+      raw: row.payload,
+    },
+    leaseToken: row.lease_token!,
+    attempt: row.attempts,
+    receivedAt: row.received_at,
+    completed: row.completed,
+  };
+}

@@ -1,0 +1,160 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AppConfig, attemptDeadlineMs } from '../config/app-config.js';
+import { redactPhoneNumbers } from '../logging/redact.js';
+import { AttemptDeadlineError, ShutdownInterruption } from './attempt-interruptions.js';
+import { EventProcessor } from './event-processor.service.js';
+import { InboxListener } from './inbox-listener.service.js';
+import type { LeasedEvent } from './leased-event.js';
+import { WorkQueueRepository } from './work-queue.repository.js';
+
+interface InFlight {
+  lease: LeasedEvent;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/**
+ * The processing loop of one process: leases due events while it has free slots
+ * (WORKER_CONCURRENCY), hands each to the EventProcessor, and sleeps until a notification,
+ * a freed slot or the poll interval. On shutdown it stops leasing, lets in-flight events
+ * finish within SHUTDOWN_TIMEOUT_MS and releases the rest.
+ */
+@Injectable()
+export class WorkerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Worker');
+  readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`.slice(-128);
+  private readonly inFlight = new Map<string, InFlight>();
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private moreMayBeDue = true;
+  /** Counts notifications, so one that arrives while a lease query runs is not lost. */
+  private notifications = 0;
+  private wakeUp: (() => void) | null = null;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly queue: WorkQueueRepository,
+    private readonly processor: EventProcessor,
+    private readonly listener: InboxListener,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.WORKER_ENABLED) this.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.stop();
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.listener.start(() => this.wakeForDueWork());
+    this.loop = this.run();
+    this.logger.log(`worker ${this.workerId} started: ${this.config.WORKER_CONCURRENCY} at a time, lease ${this.config.LEASE_SECONDS} s`);
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.wake();
+    await this.loop;
+    await this.listener.stop();
+    const all = () => Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
+    if (this.inFlight.size > 0 && !(await finishesWithin(all(), this.config.SHUTDOWN_TIMEOUT_MS))) {
+      for (const f of this.inFlight.values()) f.controller.abort(new ShutdownInterruption());
+      await finishesWithin(all(), 1000); // steps that honour the signal stop and release themselves
+      const left = [...this.inFlight.values()].map((f) => ({ key: f.lease.event.key, leaseToken: f.lease.leaseToken }));
+      const released = await this.queue.release(left);
+      this.logger.warn(`shutdown: ${released} unfinished event(s) released for another worker`);
+    }
+    this.logger.log(`worker ${this.workerId} stopped`);
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    let nextPollAt = 0;
+    while (this.running) {
+      const free = this.config.WORKER_CONCURRENCY - this.inFlight.size;
+      if (free > 0 && (this.moreMayBeDue || Date.now() >= nextPollAt)) {
+        try {
+          nextPollAt = Date.now() + this.config.WORKER_POLL_MS;
+          const seen = this.notifications;
+          const { leased, dead } = await this.queue.lease(free, this.config.LEASE_SECONDS, this.config.MAX_ATTEMPTS, this.workerId);
+          failures = 0;
+          for (const key of dead) this.logger.error(`event ${redactPhoneNumbers(key)}: lease expired on its last attempt: dead`);
+          if (!this.running) {
+            await this.queue.release(leased.map((l) => ({ key: l.event.key, leaseToken: l.leaseToken })));
+            break;
+          }
+          leased.forEach((lease) => this.begin(lease));
+          // A full batch means more may be waiting; a short one that nothing is due until woken.
+          this.moreMayBeDue = leased.length + dead.length === free || this.notifications !== seen;
+          if (this.moreMayBeDue) continue;
+        } catch (error) {
+          const delay = Math.min(30_000, this.config.WORKER_POLL_MS * 2 ** failures++);
+          nextPollAt = Date.now() + delay;
+          this.logger.warn(`leasing events failed (${(error as Error).message}); retrying in ${delay} ms`);
+        }
+      }
+      // Saturated: wait for a slot to free. Otherwise: for a notification or the next poll.
+      await this.sleepUntilWoken(free > 0 ? Math.max(0, nextPollAt - Date.now()) : undefined);
+    }
+  }
+
+  private begin(lease: LeasedEvent): void {
+    const controller = new AbortController();
+    const deadlineMs = attemptDeadlineMs(this.config.LEASE_SECONDS);
+    const deadline = setTimeout(() => controller.abort(new AttemptDeadlineError(deadlineMs)), deadlineMs);
+    const done = this.processor
+      .process(lease, controller.signal)
+      .then((result) => {
+        if (result.outcome === 'failed' && result.retryInMs < this.config.WORKER_POLL_MS) {
+          setTimeout(() => this.wakeForDueWork(), result.retryInMs).unref();
+        }
+      })
+      .catch((error: Error) => {
+        // Nothing was recorded (the database is unreachable?): the lease expires and another attempt follows.
+        this.logger.error(`event ${redactPhoneNumbers(lease.event.key)}: could not record its outcome: ${error.message}`);
+      })
+      .finally(() => {
+        clearTimeout(deadline);
+        this.inFlight.delete(lease.event.key);
+        this.wake();
+      });
+    this.inFlight.set(lease.event.key, { lease, controller, done });
+  }
+
+  private wakeForDueWork(): void {
+    this.notifications++;
+    this.moreMayBeDue = true;
+    this.wake();
+  }
+
+  private wake(): void {
+    this.wakeUp?.();
+  }
+
+  private sleepUntilWoken(ms?: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = ms === undefined ? null : setTimeout(() => done(), ms);
+      const done = () => {
+        if (timer) clearTimeout(timer);
+        this.wakeUp = null;
+        resolve();
+      };
+      this.wakeUp = done;
+    });
+  }
+}
+
+async function finishesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  const controller = new AbortController();
+  const timeout = sleep(ms, false, { signal: controller.signal }).catch(() => false);
+  const finished = await Promise.race([work.then(() => true), timeout]);
+  controller.abort();
+  return finished;
+}

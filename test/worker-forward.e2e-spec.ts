@@ -1,0 +1,152 @@
+import { isSignedWith, startDownstream, type Downstream, type Reply } from './support/downstream.js';
+import { eventually } from './support/eventually.js';
+import { fixture, metaText, uniqueId } from './support/payloads.js';
+import { postWebhook, startTestApp, type TestApp } from './support/test-app.js';
+import { createTestDatabase, type TestDatabase } from './support/test-database.js';
+
+const SECRET = 'forward-secret-123';
+
+interface Setup {
+  db: TestDatabase;
+  app: TestApp;
+  downstream: Downstream;
+}
+
+/** A fresh database, a downstream answering `reply`, and the service with its worker forwarding there. */
+function useForwarding(reply: (n: number) => Reply, env: Record<string, string> = {}): Setup {
+  const setup = {} as Setup;
+  beforeAll(async () => {
+    setup.db = await createTestDatabase();
+    setup.downstream = await startDownstream(reply);
+    setup.app = await startTestApp({
+      DATABASE_URL: setup.db.url,
+      WORKER_ENABLED: 'true',
+      FORWARD_URL: setup.downstream.url,
+      FORWARD_SECRET: SECRET,
+      RETRY_BASE_MS: '200',
+      ...env,
+    });
+  });
+  afterAll(async () => {
+    await setup.app?.close();
+    await setup.downstream?.close();
+    await setup.db?.drop();
+  });
+  return setup;
+}
+
+const rowOf = async (db: TestDatabase, key: string) => (await db.query('SELECT * FROM messages WHERE message_id = $1', [key]))[0];
+const stepsOf = (db: TestDatabase, key: string) => db.query('SELECT step, result, attempt FROM message_steps WHERE message_id = $1 ORDER BY completed_at', [key]);
+
+describe('the forward step', () => {
+  // A poll interval far beyond the test's patience: only LISTEN/NOTIFY can start the work in time.
+  const ctx = useForwarding(() => ({ status: 200 }), { WORKER_POLL_MS: '60000' });
+
+  it('POSTs each accepted event once, signed, with its key as Idempotency-Key, within a second of the ack', async () => {
+    await eventually(
+      () => ctx.db.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN messages_inbox'"),
+      (rows) => rows.length === 1,
+    );
+    const wamid = uniqueId();
+    const key = `meta:msg:${wamid}`;
+    const acked = Date.now();
+    expect((await postWebhook(ctx.app.baseUrl, metaText(wamid, 'hi there'))).body.accepted).toBe(1);
+    await ctx.downstream.waitFor(1, 1000);
+
+    const [request] = ctx.downstream.byKey(key);
+    expect(request.at - acked).toBeLessThan(1000);
+    expect(isSignedWith(SECRET, request)).toBe(true);
+    expect(request.headers['x-delivery-attempt']).toBe('1');
+    const body = JSON.parse(request.body);
+    expect(body).toMatchObject({ id: key, provider: 'meta', kind: 'message', type: 'text', from: '16505551234', fromMe: false });
+    expect(body.payload.message.text.body).toBe('hi there');
+    expect(new Date(body.receivedAt).getTime()).toBe((await rowOf(ctx.db, key)).received_at.getTime());
+
+    const row = await eventually(() => rowOf(ctx.db, key), (r) => r.status === 'processed');
+    expect(row).toMatchObject({ attempts: 1, lease_token: null, leased_by: null });
+    expect(row.processed_at).toBeInstanceOf(Date);
+    expect(await stepsOf(ctx.db, key)).toEqual([{ step: 'forward', result: { status: 200 }, attempt: 1 }]);
+  });
+
+  it('forwards nothing for a redelivery, and every event of a batch', async () => {
+    const before = ctx.downstream.requests.length;
+    const batch = fixture('meta_batched_2msgs_1status');
+    const answer = await postWebhook(ctx.app.baseUrl, batch);
+    expect(answer.body.accepted).toBe(3);
+    await ctx.downstream.waitFor(before + 3);
+    expect((await postWebhook(ctx.app.baseUrl, batch)).body.duplicates).toBe(3);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(ctx.downstream.requests.slice(before).map((r) => r.headers['idempotency-key']).sort()).toEqual(
+      answer.body.events.map((e) => e.id).sort(),
+    );
+    // The status also went through its own step first.
+    const statusKey = answer.body.events.find((e) => e.id.startsWith('meta:status:'))!.id;
+    const steps = await eventually(() => stepsOf(ctx.db, statusKey), (s) => s.length === 2);
+    expect(steps.map((s) => s.step)).toEqual(['delivery-status', 'forward']);
+  });
+});
+
+describe('a downstream that fails three times, then recovers', () => {
+  const ctx = useForwarding((n) => (n <= 3 ? { status: 503 } : { status: 200 }));
+
+  it('delivers the event exactly once after backing off, the failures on record', async () => {
+    const key = `meta:msg:${uniqueId()}`;
+    await postWebhook(ctx.app.baseUrl, metaText(key.slice('meta:msg:'.length)));
+    const row = await eventually(() => rowOf(ctx.db, key), (r) => r.status === 'processed');
+
+    const attempts = ctx.downstream.byKey(key);
+    expect(attempts.map((r) => r.headers['x-delivery-attempt'])).toEqual(['1', '2', '3', '4']);
+    expect(new Set(attempts.map((r) => r.body)).size).toBe(1); // the same body (and signature) every time
+    // Backoff: the n-th retry waits at least half of 200 ms × 2^(n-1).
+    const gaps = attempts.slice(1).map((r, i) => r.at - attempts[i].at);
+    gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(100 * 2 ** i - 20));
+    expect(row).toMatchObject({ attempts: 4, last_error: 'forward: FORWARD_URL answered 503' });
+    expect(await stepsOf(ctx.db, key)).toEqual([{ step: 'forward', result: { status: 200 }, attempt: 4 }]);
+  });
+});
+
+describe('a downstream that always fails', () => {
+  const ctx = useForwarding(() => ({ status: 500 }), { MAX_ATTEMPTS: '3', RETRY_BASE_MS: '50' });
+
+  it('is tried exactly MAX_ATTEMPTS times, then the event is dead with its last error', async () => {
+    const key = `meta:msg:${uniqueId()}`;
+    await postWebhook(ctx.app.baseUrl, metaText(key.slice('meta:msg:'.length)));
+    const row = await eventually(() => rowOf(ctx.db, key), (r) => r.status === 'dead');
+    expect(row).toMatchObject({ attempts: 3, last_error: 'forward: FORWARD_URL answered 500', lease_token: null });
+    await new Promise((r) => setTimeout(r, 1500)); // nothing more happens to a dead event
+    expect(ctx.downstream.byKey(key)).toHaveLength(3);
+    expect(await stepsOf(ctx.db, key)).toEqual([]);
+  });
+});
+
+describe('a slow downstream', () => {
+  const ctx = useForwarding(() => ({ status: 200, delayMs: 3000 }), { WORKER_CONCURRENCY: '2' });
+
+  it('does not slow the acknowledgement', async () => {
+    await postWebhook(ctx.app.baseUrl, metaText()); // occupies the worker for seconds
+    await postWebhook(ctx.app.baseUrl, metaText());
+    await ctx.downstream.waitFor(2);
+    const timings: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const started = performance.now();
+      const answer = await postWebhook(ctx.app.baseUrl, metaText());
+      timings.push(performance.now() - started);
+      expect(answer.body.accepted).toBe(1);
+    }
+    expect(Math.max(...timings)).toBeLessThan(500);
+    // …while both forwards were still waiting for their answers.
+    expect(ctx.downstream.requests).toHaveLength(2);
+  });
+});
+
+describe('a downstream that does not answer in time', () => {
+  const ctx = useForwarding(() => 'hang', { FORWARD_TIMEOUT_MS: '300', MAX_ATTEMPTS: '2', RETRY_BASE_MS: '50' });
+
+  it('fails the attempt at FORWARD_TIMEOUT_MS and retries', async () => {
+    const key = `meta:msg:${uniqueId()}`;
+    await postWebhook(ctx.app.baseUrl, metaText(key.slice('meta:msg:'.length)));
+    const row = await eventually(() => rowOf(ctx.db, key), (r) => r.status === 'dead');
+    expect(row.last_error).toBe('forward: FORWARD_URL did not answer within 300 ms');
+    expect(ctx.downstream.byKey(key)).toHaveLength(2);
+  });
+});
