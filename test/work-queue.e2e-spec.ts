@@ -34,6 +34,8 @@ async function insertEvents(count: number): Promise<string[]> {
 /** Makes a lease run out without waiting for it. */
 const expireLeases = () => db.query("UPDATE messages SET due_at = now() - interval '1 second' WHERE status = 'processing'");
 const rowOf = async (key: string) => (await db.query('SELECT * FROM messages WHERE message_id = $1', [key]))[0];
+const fail = async (key: string, leaseToken: string, error: string, delayMs: number, maxAttempts: number) =>
+  (await queue.fail([{ key, leaseToken, error, delayMs }], maxAttempts)).get(key);
 const record = (lease: LeasedEvent, step: string | null, finish: boolean) =>
   queue.record([{ key: lease.event.key, leaseToken: lease.leaseToken, attempt: lease.attempt, step, result: '{"ok":true}', finish }]);
 
@@ -61,7 +63,7 @@ describe('leasing', () => {
   it('leaves a retry alone until it is due', async () => {
     const [key] = await insertEvents(1);
     const { leased } = await queue.lease(1, 30, 5, 'w');
-    expect(await queue.fail(key, leased[0].leaseToken, 'boom', 60_000, 5)).toBe('failed');
+    expect(await fail(key, leased[0].leaseToken, 'boom', 60_000, 5)).toBe('failed');
     expect((await queue.lease(10, 30, 5, 'w')).leased).toEqual([]);
     await db.query("UPDATE messages SET due_at = now() WHERE message_id = $1", [key]);
     expect((await queue.lease(10, 30, 5, 'w')).leased.map((l) => l.attempt)).toEqual([2]);
@@ -80,7 +82,7 @@ describe('a worker that lost its lease', () => {
 
     // worker-a wakes up: neither its step record, nor its failure, nor its finish lands.
     expect(await record(stale, 'forward', true)).toEqual(new Set());
-    expect(await queue.fail(key, stale.leaseToken, 'late failure', 10, 5)).toBe('lease-lost');
+    expect(await fail(key, stale.leaseToken, 'late failure', 10, 5)).toBe('lease-lost');
     expect(await queue.release([{ key, leaseToken: stale.leaseToken }])).toBe(0);
     expect(await db.query('SELECT * FROM message_steps WHERE message_id = $1', [key])).toEqual([]);
     expect(await rowOf(key)).toMatchObject({ status: 'processing', leased_by: 'worker-b', attempts: 2 });

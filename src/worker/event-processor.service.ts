@@ -5,7 +5,7 @@ import { AppConfig } from '../config/app-config.js';
 import { redactPhoneNumbers } from '../logging/redact.js';
 import { ShutdownInterruption } from './attempt-interruptions.js';
 import { RetryLaterError } from './event-step.js';
-import type { LeasedEvent, StepRecord } from './leased-event.js';
+import type { AttemptFailure, FailureOutcome, LeasedEvent, StepRecord } from './leased-event.js';
 import { nextRetryDelayMs } from './retry-policy.js';
 import { StepRegistry } from './step-registry.service.js';
 import { WorkQueueRepository } from './work-queue.repository.js';
@@ -25,16 +25,21 @@ const MAX_ERROR_LENGTH = 2000;
 export class EventProcessor {
   private readonly logger = new Logger('Worker');
   private readonly records: GroupCommit<StepRecord, boolean>;
+  private readonly failures: GroupCommit<AttemptFailure, FailureOutcome>;
 
   constructor(
     private readonly queue: WorkQueueRepository,
     private readonly registry: StepRegistry,
     private readonly config: AppConfig,
   ) {
-    // Step records of all in-flight events share statements, and a quarter of the pool at most,
-    // so processing cannot starve the acknowledgement path of connections.
-    const flushes = Math.max(1, Math.floor(config.DB_POOL_SIZE / 4));
+    // The writes of all in-flight events share statements and a few connections, so processing
+    // (even a downstream outage failing every event at once) cannot starve the acknowledgements.
+    const flushes = Math.max(1, Math.floor(config.DB_POOL_SIZE / 5));
     this.records = new GroupCommit((batch) => this.writeRecords(batch), flushes, 1000);
+    this.failures = new GroupCommit(async (batch) => {
+      const outcomes = await this.queue.fail(batch.flat(), config.MAX_ATTEMPTS);
+      return batch.map((failures) => failures.map((f) => outcomes.get(f.key)!));
+    }, flushes, 1000);
   }
 
   async process(leased: LeasedEvent, signal: AbortSignal): Promise<ProcessOutcome> {
@@ -76,7 +81,7 @@ export class EventProcessor {
     const message = `${step}: ${error instanceof Error ? error.message : String(error)}`.slice(0, MAX_ERROR_LENGTH);
     const requested = error instanceof RetryLaterError ? error.retryAfterMs : undefined;
     const delay = nextRetryDelayMs(leased.attempt, { baseMs: this.config.RETRY_BASE_MS, maxMs: this.config.RETRY_MAX_MS }, requested);
-    const outcome = await this.queue.fail(leased.event.key, leased.leaseToken, message, delay, this.config.MAX_ATTEMPTS);
+    const [outcome] = await this.failures.submit([{ key: leased.event.key, leaseToken: leased.leaseToken, error: message, delayMs: delay }]);
     const what = `event ${redactPhoneNumbers(leased.event.key)} attempt ${leased.attempt}/${this.config.MAX_ATTEMPTS} failed at ${redactPhoneNumbers(message)}`;
     if (outcome === 'dead') this.logger.error(`${what}; no attempts left: dead`);
     else if (outcome === 'failed') this.logger.warn(`${what}; retry in ${delay} ms`);

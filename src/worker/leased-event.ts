@@ -25,4 +25,12 @@ export interface StepRecord {
   finish: boolean;
 }
 
+export interface AttemptFailure {
+  key: string;
+  leaseToken: string;
+  error: string;
+  /** When the retry is due, from now. */
+  delayMs: number;
+}
+
 export type FailureOutcome = 'failed' | 'dead' | 'lease-lost';

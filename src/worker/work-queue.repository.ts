@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EventKind, ProviderName } from '../events/normalized-event.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import type { FailureOutcome, LeasedEvent, StepRecord } from './leased-event.js';
+import type { AttemptFailure, FailureOutcome, LeasedEvent, StepRecord } from './leased-event.js';
 
 interface LeasedRow {
   message_id: string;
@@ -93,16 +93,24 @@ export class WorkQueueRepository {
     return new Set(owned.map((r) => r.message_id));
   }
 
-  /** Schedules the retry, or makes the event dead when this was its last attempt. */
-  async fail(key: string, leaseToken: string, error: string, delayMs: number, maxAttempts: number): Promise<FailureOutcome> {
-    const rows = await this.prisma.$queryRaw<{ status: 'failed' | 'dead' }[]>`
-      UPDATE messages SET
-        status = (CASE WHEN attempts >= ${maxAttempts} THEN 'dead' ELSE 'failed' END)::message_status,
-        due_at = now() + ${delayMs} * interval '1 millisecond',
-        last_error = ${error}, lease_token = NULL, leased_by = NULL
-      WHERE message_id = ${key} AND lease_token = ${leaseToken}::uuid AND status = 'processing'
-      RETURNING status::text`;
-    return rows[0]?.status ?? 'lease-lost';
+  /**
+   * Schedules each failed event's retry, or makes it dead when that was its last attempt;
+   * many workers' failures in one statement. Returns the outcome per key (lease-lost when the
+   * lease was no longer held).
+   */
+  async fail(failures: AttemptFailure[], maxAttempts: number): Promise<Map<string, FailureOutcome>> {
+    const rows = await this.prisma.$queryRaw<{ message_id: string; status: 'failed' | 'dead' }[]>`
+      UPDATE messages AS m SET
+        status = (CASE WHEN m.attempts >= ${maxAttempts} THEN 'dead' ELSE 'failed' END)::message_status,
+        due_at = now() + f.delay_ms * interval '1 millisecond',
+        last_error = f.error, lease_token = NULL, leased_by = NULL
+      FROM unnest(${failures.map((f) => f.key)}::text[], ${failures.map((f) => f.leaseToken)}::uuid[],
+        ${failures.map((f) => f.error)}::text[], ${failures.map((f) => f.delayMs)}::int[]) AS f(message_id, token, error, delay_ms)
+      WHERE m.message_id = f.message_id AND m.lease_token = f.token AND m.status = 'processing'
+      RETURNING m.message_id, m.status::text`;
+    const outcomes = new Map<string, FailureOutcome>(failures.map((f) => [f.key, 'lease-lost']));
+    for (const row of rows) outcomes.set(row.message_id, row.status);
+    return outcomes;
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import pLimit from 'p-limit';
 import { DeliveriesRepository } from '../../deliveries/deliveries.repository.js';
 import { deliveryUpdateOf, type DeliveryStatus } from '../../events/delivery-update.js';
 import type { NormalizedEvent } from '../../events/normalized-event.js';
@@ -17,6 +18,9 @@ export interface DeliveryStatusResult {
 @Injectable()
 @WorkerStep({ name: 'delivery-status', order: 10 })
 export class DeliveryStatusStep implements EventStep {
+  // Statuses often outnumber messages; a few connections for them keep the pool free for acknowledgements.
+  private readonly writes = pLimit(2);
+
   constructor(private readonly deliveries: DeliveriesRepository) {}
 
   appliesTo(event: NormalizedEvent): boolean {
@@ -27,6 +31,6 @@ export class DeliveryStatusStep implements EventStep {
     const update = deliveryUpdateOf(event);
     // Only reached when appliesTo said no, i.e. never by the worker.
     if (update === null) return undefined;
-    return { wamid: update.wamid, status: await this.deliveries.apply(update) };
+    return { wamid: update.wamid, status: await this.writes(() => this.deliveries.apply(update)) };
   }
 }
