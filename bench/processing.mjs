@@ -6,9 +6,10 @@
 //   node bench/processing.mjs --events 20000 --workers 1,2 [--rates 200,500] [--rounds 2] [--json]
 // See bench/README.md ("Processing").
 import { fileURLToPath } from 'node:url';
-import { createDatabase, dropDatabase, startNode, stopNode, startDownstream, cpuMeter, withClient } from './procs.mjs';
-import { ingest, holdRows, listenersUp, untilSettled, statusCounts, openLoop, dist, nowMs, sleep } from './processing-phases.mjs';
-import { table, round, writeResults } from './report.mjs';
+import { createDatabase, dropDatabase, startNode, stopNode, startDownstream, cpuMeter, withClient, staleDist } from './procs.mjs';
+import { ingest, holdRows, listenersUp, untilSettled, statusCounts, openLoop, dist } from './processing-phases.mjs';
+import { round, writeResults } from './report.mjs';
+import { report } from './processing-report.mjs';
 
 const DEFAULTS = { events: 20000, workers: '1,2', concurrency: 16, batch: 100, rates: '200,500', 'lag-seconds': 15, size: 1024, rounds: 1,
   'database-url': process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', timeout: 600 };
@@ -32,8 +33,6 @@ function parseArgs(argv) {
   return o;
 }
 
-const within = (p, ms, what) => Promise.race([p, sleep(ms).then(() => { throw new Error(`${what}: nothing after ${ms / 1000} s`); })]);
-
 /** One worker count: throughput phase, then each lag rate, then the checks. Returns the figures. */
 async function runOne(o, W, log) {
   const db = await createDatabase(o['database-url']);
@@ -42,9 +41,17 @@ async function runOne(o, W, log) {
   const procs = [];
   const failures = [];
   const r = { workers: W, db: db.name };
+  let stopping = false, died;
+  const crashed = new Promise((_, reject) => { died = reject; });
+  crashed.catch(() => {});
+  const watch = (p) => { procs.push(p); p.exited.then((e) => stopping || (p.crashed = true, died(new Error(`${p.label} exited ${JSON.stringify(e)} mid-run:\n${p.tail.slice(-5).join('\n')}`)))); return p; };
+  const within = (p, ms, what) => {
+    let timer;
+    const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: not finished after ${ms / 1000} s`)), ms); });
+    return Promise.race([p, timeout, crashed]).finally(() => clearTimeout(timer));
+  };
   try {
-    const svc = startNode('main.js', { ...env, PORT: '0', WORKER_ENABLED: 'false' }, /listening on port (\d+)/, 'service');
-    procs.push(svc);
+    const svc = watch(startNode('main.js', { ...env, PORT: '0', WORKER_ENABLED: 'false' }, /listening on port (\d+)/, 'service'));
     await svc.ready;
     const url = `http://127.0.0.1:${svc.match[1]}`;
     log(`W=${W}: database ${db.name}, service ${url} (pid ${svc.pid}), downstream ${ds.url} (pid ${ds.pid}); ingesting ${o.events} events`);
@@ -57,7 +64,7 @@ async function runOne(o, W, log) {
       const g = await holdRows(c);
       if (g.locked !== o.events) failures.push(`stored rows ${g.locked}, expected ${o.events}`);
       const wenv = { ...env, FORWARD_URL: ds.url, FORWARD_SECRET: SECRET, WORKER_CONCURRENCY: String(o.concurrency) };
-      for (let i = 1; i <= W; i++) procs.push(startNode('worker-main.js', wenv, /worker process ready/, `worker ${i}`));
+      for (let i = 1; i <= W; i++) watch(startNode('worker-main.js', wenv, /worker process ready/, `worker ${i}`));
       await Promise.all(procs.slice(1).map((p) => p.ready));
       await listenersUp(o['database-url'], db.name, W);
       const meter = cpuMeter({ service: [svc.pid], workers: procs.slice(1).map((p) => p.pid), downstream: [ds.pid] });
@@ -109,9 +116,10 @@ async function runOne(o, W, log) {
   } catch (err) {
     failures.push(`error: ${err.message}`);
   } finally {
+    stopping = true;
     for (const p of procs.slice(1).concat(procs.slice(0, 1))) {
       const e = await stopNode(p);
-      if (e.code !== 0) failures.push(`${p.label} (pid ${p.pid}) exited ${JSON.stringify(e)} on SIGTERM, expected code 0; last lines:\n${p.tail.slice(-5).join('\n')}`);
+      if (e.code !== 0 && !p.crashed) failures.push(`${p.label} (pid ${p.pid}) exited ${JSON.stringify(e)} on SIGTERM, expected code 0; last lines:\n${p.tail.slice(-5).join('\n')}`);
     }
     r.exitCodes = procs.map((p) => `${p.label}=${p.exit?.code}`).join(' ');
     await ds.stop();
@@ -122,32 +130,6 @@ async function runOne(o, W, log) {
   return r;
 }
 
-const median = (xs) => { const s = xs.filter((x) => x !== null && x !== undefined).sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : null; };
-const cpuCell = (c) => (c ? `${c.service}/${c.workers}/${c.postgres}/${c.downstream}/${c.bench}` : '-');
-
-export function report(results, o) {
-  const byW = o.workerCounts.map((W) => results.filter((r) => r.workers === W));
-  const m = (rs, f) => median(rs.map(f));
-  const thr = byW.map((rs) => [rs[0].workers, o.events, m(rs, (r) => r.drain?.eventsPerSec), m(rs, (r) => r.drain?.eventsPerSecFirstToLast), m(rs, (r) => r.drain?.readyToLastS),
-    m(rs, (r) => r.drain?.firstForwardAfterReadyMs), m(rs, (r) => r.ingest?.eventsPerSec), rs.map((r) => cpuCell(r.cpu)).join(' '), rs.every((r) => r.pass) ? 'PASS' : 'FAIL']);
-  console.log(`\nThroughput (median of ${o.rounds} round(s); cpu % per round = service/workers/postgres/downstream/bench, 100 = one core)`);
-  console.log(table(['workers', 'events', 'events/s ready->last', 'events/s first->last', 'drain s', 'first fwd ms', 'ingest ev/s', 'cpu %', 'check'], thr));
-  const lag = byW.flatMap((rs) => o.rateList.map((rate, i) => {
-    const ls = rs.map((r) => r.lag?.[i]).filter(Boolean);
-    const q = (f) => m(ls, f);
-    return [rs[0].workers, rate, q((l) => l.requests), q((l) => l.ackMs.p50), q((l) => l.ackMs.p99), q((l) => l.lagMs.p50), q((l) => l.lagMs.p95), q((l) => l.lagMs.p99), q((l) => l.lagMs.max),
-      ls.map((l) => cpuCell(l.cpu)).join(' '), rs.every((r) => r.pass) ? 'PASS' : 'FAIL'];
-  }));
-  if (lag.length) {
-    console.log(`\nLag ack -> first arrival downstream, ms (open loop, single-event requests, ${o['lag-seconds']} s per rate; median of ${o.rounds} round(s))`);
-    console.log(table(['workers', 'events/s', 'events', 'ack p50', 'ack p99', 'lag p50', 'lag p95', 'lag p99', 'lag max', 'cpu %', 'check'], lag));
-  }
-  for (const r of results) {
-    console.log(`\nW=${r.workers}: ${r.pass ? 'PASS' : 'FAIL'} - ${JSON.stringify(r.checks ?? {})}; exit codes ${r.exitCodes}`);
-    for (const f of r.failures) console.log(`  FAIL: ${f}`);
-  }
-}
-
 async function main(argv) {
   let o;
   try { o = parseArgs(argv); } catch (err) {
@@ -155,6 +137,8 @@ async function main(argv) {
     return 2;
   }
   const log = (s) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
+  const stale = staleDist();
+  if (stale) log(`WARNING: ${stale} is newer than dist/main.js: the figures are for the last build (npm run build)`);
   const results = [];
   for (let round = 1; round <= o.rounds; round++) {
     for (const W of o.workerCounts) {

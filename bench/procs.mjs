@@ -2,7 +2,7 @@
 // worker processes (started from dist/, stopped with SIGTERM, exit code checked), the downstream
 // child, and per-process CPU accounting from /proc.
 import { spawn, fork } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
@@ -31,7 +31,8 @@ export async function withClient(url, fn) {
  * Keeps the last log lines for error messages.
  */
 export function startNode(script, env, ready, label) {
-  const child = spawn(process.execPath, [`dist/${script}`], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean); // e.g. --cpu-prof, for diagnosis
+  const child = spawn(process.execPath, [...nodeArgs, `dist/${script}`], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const p = { child, label, pid: child.pid, tail: [], exit: null, match: null };
   p.exited = new Promise((resolve) => child.on('exit', (code, signal) => { p.exit = { code, signal }; resolve(p.exit); }));
   p.ready = new Promise((resolve, reject) => {
@@ -49,6 +50,16 @@ export function startNode(script, env, ready, label) {
   });
   p.ready.catch(() => {});
   return p;
+}
+
+/** The first file under src/ or prisma/ newer than dist/main.js (dist/ is stale), else null. */
+export function staleDist() {
+  const built = statSync(`${ROOT}dist/main.js`, { throwIfNoEntry: false })?.mtimeMs;
+  if (built === undefined) return 'dist/main.js is missing; src/';
+  for (const dir of ['src', 'prisma']) {
+    for (const f of readdirSync(`${ROOT}${dir}`, { recursive: true })) if (statSync(`${ROOT}${dir}/${f}`).mtimeMs > built) return `${dir}/${f}`;
+  }
+  return null;
 }
 
 /** SIGTERM, then the exit code (null code: killed after `graceMs`). */
