@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import { AppConfig } from './config/app-config.js';
+import { setUpOpenApi } from './openapi.js';
 
 /**
  * Builds the HTTP application exactly as it runs in production; tests use it too, so body
@@ -20,5 +21,6 @@ export async function createApp(): Promise<NestExpressApplication> {
   // Meta batches up to 1,000 updates (documented maximum 3 MB); the usual 100 kB would reject them.
   app.useBodyParser('json', { limit: config.WEBHOOK_BODY_LIMIT, type: ['application/json', 'application/*+json'] });
   app.disable('x-powered-by');
+  setUpOpenApi(app);
   return app;
 }

@@ -23,3 +23,15 @@ export class StoreUnavailableError extends DomainError {
 
 /** Meta's subscription handshake did not present the configured verify token (403). */
 export class VerificationFailedError extends DomainError {}
+
+/** A query parameter the validation pipe cannot judge alone is wrong (400), e.g. a forged cursor. */
+export class InvalidQueryError extends DomainError {}
+
+/** The caller did not present the inspection API key (401). */
+export class UnauthorizedError extends DomainError {}
+
+/** No such record (404). */
+export class NotFoundError extends DomainError {}
+
+/** The request conflicts with the record's current state (409). */
+export class ConflictError extends DomainError {}

@@ -146,6 +146,21 @@ export class AppConfig {
 
   @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true }, { message: 'WHATSAPP_GRAPH_URL must be an http(s):// URL' })
   WHATSAPP_GRAPH_URL = 'https://graph.facebook.com/v23.0';
+
+  /**
+   * Required as `Authorization: Bearer <key>` by the inspection API (/messages, /deliveries).
+   * The HTTP service refuses to start without it when NODE_ENV=production (see InspectionModule).
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'INSPECTION_API_KEY must be at least 16 characters' })
+  INSPECTION_API_KEY?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  NODE_ENV?: string;
 }
 
 export function validateConfig(env: Record<string, unknown>): AppConfig {

@@ -1,13 +1,7 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { safeEqual } from '../common/safe-equal.js';
 
-/**
- * Constant-time string comparison. Both sides are hashed first so neither the content nor the
- * length of the expected value leaks through timing.
- */
-export function safeEqual(actual: string, expected: string): boolean {
-  const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
-  return timingSafeEqual(digest(actual), digest(expected));
-}
+export { safeEqual };
 
 /**
  * Meta's X-Hub-Signature-256: `sha256=` + hex HMAC-SHA256 of the request bytes exactly as

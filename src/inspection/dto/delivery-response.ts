@@ -1,0 +1,24 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { DeliveryStatus } from '../../events/delivery-update.js';
+import type { ProviderName } from '../../events/normalized-event.js';
+import { PROVIDERS } from '../message-views.js';
+
+const at = (what: string) => ({ type: String, format: 'date-time', nullable: true, description: `when it was ${what} (earliest report)` });
+
+/** GET /deliveries/{wamid}: the delivery record of one outbound message. */
+export class DeliveryDto {
+  @ApiProperty() wamid!: string;
+  @ApiProperty({ enum: PROVIDERS }) provider!: ProviderName;
+  @ApiProperty({ type: String, nullable: true }) recipient!: string | null;
+  @ApiProperty({ enum: ['sent', 'delivered', 'read', 'played', 'failed'], description: 'the furthest status reached; failed is terminal' })
+  status!: DeliveryStatus;
+  @ApiProperty({ type: String, nullable: true }) error!: string | null;
+  @ApiProperty(at('sent')) sentAt!: string | null;
+  @ApiProperty(at('delivered')) deliveredAt!: string | null;
+  @ApiProperty(at('read')) readAt!: string | null;
+  @ApiProperty(at('played')) playedAt!: string | null;
+  @ApiProperty(at('failed')) failedAt!: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+
+}

@@ -1,0 +1,73 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { EventKind, ProviderName } from '../../events/normalized-event.js';
+import {
+  EVENT_KINDS,
+  MESSAGE_STATUSES,
+  PROVIDERS,
+  type MessageDetail,
+  type MessagePage,
+  type MessageStats,
+  type MessageStatus,
+  type MessageSummary,
+  type ReplayAccepted,
+  type StepRecordView,
+} from '../message-views.js';
+
+// Response shapes for the OpenAPI document; the service returns plain objects of these types.
+
+export class MessageSummaryDto implements MessageSummary {
+  @ApiProperty({ description: 'the idempotency key', example: 'meta:msg:wamid.HBgL…' }) id!: string;
+  @ApiProperty({ enum: PROVIDERS }) provider!: ProviderName;
+  @ApiProperty({ enum: EVENT_KINDS }) kind!: EventKind;
+  @ApiProperty({ example: 'text' }) type!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'sender of a message, recipient of a status' }) from!: string | null;
+  @ApiProperty() fromMe!: boolean;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when the provider says it happened' }) timestamp!: string | null;
+  @ApiProperty({ enum: MESSAGE_STATUSES }) status!: MessageStatus;
+  @ApiProperty() attempts!: number;
+  @ApiProperty({ type: String, nullable: true }) lastError!: string | null;
+  @ApiProperty({ description: 'redeliveries suppressed' }) duplicateCount!: number;
+  @ApiProperty({ format: 'date-time' }) receivedAt!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastDuplicateAt!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) processedAt!: string | null;
+}
+
+export class StepRecordDto implements StepRecordView {
+  @ApiProperty({ example: 'forward' }) name!: string;
+  @ApiProperty() attempt!: number;
+  @ApiProperty({ format: 'date-time' }) completedAt!: string;
+  @ApiPropertyOptional({ description: 'what the step returned', nullable: true }) result!: unknown;
+}
+
+export class MessageDetailDto extends MessageSummaryDto implements MessageDetail {
+  @ApiProperty({ type: [StepRecordDto], description: 'completed steps (recovery points), in order' }) steps!: StepRecordDto[];
+  @ApiProperty({ type: 'object', additionalProperties: true, description: "the provider's item as stored" }) payload!: unknown;
+}
+
+export class MessagePageDto implements MessagePage {
+  @ApiProperty({ type: [MessageSummaryDto] }) items!: MessageSummaryDto[];
+  @ApiProperty({ type: String, nullable: true, description: 'pass as ?cursor= for the next page; null on the last' }) nextCursor!: string | null;
+}
+
+const counts = (keys: readonly string[]) => ({
+  type: 'object' as const,
+  properties: Object.fromEntries(keys.map((k) => [k, { type: 'integer' as const }])),
+});
+
+export class MessageStatsDto implements MessageStats {
+  @ApiProperty() total!: number;
+  @ApiProperty(counts(MESSAGE_STATUSES)) byStatus!: Record<MessageStatus, number>;
+  @ApiProperty(counts(PROVIDERS)) byProvider!: Record<ProviderName, number>;
+  @ApiProperty(counts(EVENT_KINDS)) byKind!: Record<EventKind, number>;
+  @ApiProperty({ description: 'redeliveries answered as duplicates, all time' }) duplicatesSuppressed!: number;
+  @ApiProperty() dead!: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) oldestUnprocessedReceivedAt!: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'age of the oldest event not yet processed (received, processing or failed)' })
+  oldestUnprocessedAgeSeconds!: number | null;
+}
+
+export class ReplayAcceptedDto implements ReplayAccepted {
+  @ApiProperty() id!: string;
+  @ApiProperty({ enum: ['received'] }) status!: 'received';
+  @ApiProperty({ type: [String], description: 'steps that stay done and will not run again' }) completedSteps!: string[];
+}

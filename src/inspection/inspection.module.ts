@@ -1,0 +1,27 @@
+import { Logger, Module, type OnModuleInit } from '@nestjs/common';
+import { AppConfig } from '../config/app-config.js';
+import { DeliveriesModule } from '../deliveries/deliveries.module.js';
+import { ApiKeyGuard } from './api-key.guard.js';
+import { DeliveriesController } from './deliveries.controller.js';
+import { InspectionService } from './inspection.service.js';
+import { MessageInspectionRepository } from './message-inspection.repository.js';
+import { MessagesController } from './messages.controller.js';
+
+/** The operator API: GET /messages…, POST /messages/{id}/replay, GET /deliveries/{wamid}. */
+@Module({
+  imports: [DeliveriesModule],
+  controllers: [MessagesController, DeliveriesController],
+  providers: [InspectionService, MessageInspectionRepository, ApiKeyGuard],
+})
+export class InspectionModule implements OnModuleInit {
+  constructor(private readonly config: AppConfig) {}
+
+  onModuleInit(): void {
+    if (this.config.INSPECTION_API_KEY) return;
+    // The API shows message contents and phone numbers: production must not run it open.
+    if (this.config.NODE_ENV === 'production') {
+      throw new Error('INSPECTION_API_KEY must be set when NODE_ENV=production: the inspection API exposes message contents');
+    }
+    new Logger('Inspection').warn('INSPECTION_API_KEY is not set: /messages and /deliveries are open to anyone who can reach this port');
+  }
+}

@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { ConflictError, InvalidQueryError, NotFoundError } from '../common/domain-errors.js';
+import type { EventKind, ProviderName } from '../events/normalized-event.js';
+import { DeliveriesRepository } from '../deliveries/deliveries.repository.js';
+import type { DeliveryDto } from './dto/delivery-response.js';
+import { MessageInspectionRepository, type MessageRow } from './message-inspection.repository.js';
+import {
+  EVENT_KINDS,
+  MESSAGE_STATUSES,
+  PROVIDERS,
+  type MessageDetail,
+  type MessageFilter,
+  type MessagePage,
+  type MessageStats,
+  type MessageSummary,
+  type ReplayAccepted,
+} from './message-views.js';
+import { decodeCursor, encodeCursor } from './page-cursor.js';
+
+/** What operators ask of the inbox: list, look up, count, and put failed work back. */
+@Injectable()
+export class InspectionService {
+  constructor(
+    private readonly messages: MessageInspectionRepository,
+    private readonly deliveries: DeliveriesRepository,
+  ) {}
+
+  async delivery(wamid: string): Promise<DeliveryDto> {
+    const record = await this.deliveries.find(wamid);
+    if (!record) throw new NotFoundError(`no delivery record for ${wamid}`);
+    const iso = (d: Date | null) => d?.toISOString() ?? null;
+    return {
+      ...record,
+      sentAt: iso(record.sentAt), deliveredAt: iso(record.deliveredAt), readAt: iso(record.readAt),
+      playedAt: iso(record.playedAt), failedAt: iso(record.failedAt),
+      createdAt: record.createdAt.toISOString(), updatedAt: record.updatedAt.toISOString(),
+    };
+  }
+
+  async list(filter: MessageFilter, limit: number, cursor?: string): Promise<MessagePage> {
+    const after = cursor === undefined ? null : decodeCursor(cursor);
+    if (cursor !== undefined && after === null) throw new InvalidQueryError('cursor is not a nextCursor this service issued');
+    const rows = await this.messages.list(filter, limit, after);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const nextCursor = rows.length > limit && last ? encodeCursor({ receivedAtMicros: last.received_at_us, id: last.message_id }) : null;
+    return { items: page.map(toSummary), nextCursor };
+  }
+
+  async get(id: string): Promise<MessageDetail> {
+    const row = await this.messages.find(id);
+    if (!row) throw new NotFoundError(`no event with id ${id}`);
+    return {
+      ...toSummary(row),
+      steps: row.steps.map((s) => ({ name: s.step, attempt: s.attempt, completedAt: new Date(s.completed_at).toISOString(), result: s.result })),
+      payload: row.payload,
+    };
+  }
+
+  async stats(): Promise<MessageStats> {
+    const { groups, oldest } = await this.messages.stats();
+    const countsOf = <K extends string>(keys: readonly K[], column: 'status' | 'provider' | 'kind') =>
+      Object.fromEntries(keys.map((k) => [k, groups.find((g) => g[column] === k)?.n ?? 0])) as Record<K, number>;
+    const total = groups.find((g) => g.status === null && g.provider === null && g.kind === null);
+    const byStatus = countsOf(MESSAGE_STATUSES, 'status');
+    return {
+      total: total?.n ?? 0,
+      byStatus,
+      byProvider: countsOf<ProviderName>(PROVIDERS, 'provider'),
+      byKind: countsOf<EventKind>(EVENT_KINDS, 'kind'),
+      duplicatesSuppressed: total?.duplicates ?? 0,
+      dead: byStatus.dead,
+      oldestUnprocessedReceivedAt: oldest?.received_at?.toISOString() ?? null,
+      oldestUnprocessedAgeSeconds: oldest?.age_seconds ?? null,
+    };
+  }
+
+  /**
+   * Dead and failed events go back to work from their first incomplete step; `fromStart`
+   * also re-runs completed steps, and is the only way to replay a processed event.
+   */
+  async replay(id: string, fromStart: boolean): Promise<ReplayAccepted> {
+    const kept = await this.messages.replay(id, fromStart ? ['dead', 'failed', 'processed'] : ['dead', 'failed'], fromStart);
+    if (kept !== null) return { id, status: 'received', completedSteps: kept };
+    const status = await this.messages.statusOf(id);
+    if (status === null) throw new NotFoundError(`no event with id ${id}`);
+    throw new ConflictError(REFUSALS[status] ?? `the event is ${status}`);
+  }
+}
+
+const REFUSALS: Partial<Record<string, string>> = {
+  processing: 'the event is being processed right now; try again when it has finished',
+  received: 'the event is already waiting to be processed',
+  processed: 'the event was processed; replay it with ?from=start to run every step again',
+};
+
+function toSummary(row: MessageRow): MessageSummary {
+  return {
+    id: row.message_id,
+    provider: row.provider as ProviderName,
+    kind: row.kind as EventKind,
+    type: row.type,
+    from: row.sender,
+    fromMe: row.from_me,
+    timestamp: row.provider_timestamp?.toISOString() ?? null,
+    status: row.status,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    duplicateCount: row.duplicate_count,
+    receivedAt: row.received_at.toISOString(),
+    lastDuplicateAt: row.last_duplicate_at?.toISOString() ?? null,
+    processedAt: row.processed_at?.toISOString() ?? null,
+  };
+}

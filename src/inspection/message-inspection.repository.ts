@@ -1,0 +1,113 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma } from '../generated/prisma/client.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import type { MessageFilter, MessageStatus } from './message-views.js';
+import type { PageCursor } from './page-cursor.js';
+
+export interface MessageRow {
+  message_id: string;
+  provider: string;
+  kind: string;
+  type: string;
+  sender: string | null;
+  from_me: boolean;
+  provider_timestamp: Date | null;
+  status: MessageStatus;
+  attempts: number;
+  last_error: string | null;
+  duplicate_count: number;
+  received_at: Date;
+  last_duplicate_at: Date | null;
+  processed_at: Date | null;
+  received_at_us: string;
+}
+
+export interface StepRow {
+  step: string;
+  attempt: number;
+  completed_at: string;
+  result: unknown;
+}
+
+const SUMMARY_COLUMNS = Prisma.sql`message_id, provider::text, kind::text, type, sender, from_me, provider_timestamp, status::text,
+  attempts, last_error, duplicate_count, received_at, last_duplicate_at, processed_at,
+  (extract(epoch FROM received_at) * 1000000)::bigint::text AS received_at_us`;
+
+/** The SQL behind the operator API: read-only views of the inbox, and replay. */
+@Injectable()
+export class MessageInspectionRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /**
+   * Newest first by (received_at, message_id), continuing strictly after `after`: keyset
+   * pagination, so rows arriving while a client pages (all newer than its cursor) neither
+   * repeat nor shift the pages. Reads one row more than `limit` to know whether more follow.
+   */
+  list(filter: MessageFilter, limit: number, after: PageCursor | null): Promise<MessageRow[]> {
+    const conditions: Prisma.Sql[] = [];
+    if (filter.status) conditions.push(Prisma.sql`status = ${filter.status}::message_status`);
+    if (filter.provider) conditions.push(Prisma.sql`provider = ${filter.provider}::provider`);
+    if (filter.kind) conditions.push(Prisma.sql`kind = ${filter.kind}::event_kind`);
+    if (filter.type) conditions.push(Prisma.sql`type = ${filter.type}`);
+    if (filter.from) conditions.push(Prisma.sql`sender = ${filter.from}`);
+    if (filter.since) conditions.push(Prisma.sql`received_at >= ${filter.since}`);
+    if (filter.until) conditions.push(Prisma.sql`received_at < ${filter.until}`);
+    if (after) {
+      conditions.push(Prisma.sql`(received_at, message_id) <
+        ('epoch'::timestamptz + ${after.receivedAtMicros}::bigint * interval '1 microsecond', ${after.id}::varchar)`);
+    }
+    const where = conditions.length > 0 ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
+    return this.prisma.$queryRaw<MessageRow[]>`
+      SELECT ${SUMMARY_COLUMNS} FROM messages ${where}
+      ORDER BY received_at DESC, message_id DESC LIMIT ${limit + 1}`;
+  }
+
+  async find(id: string): Promise<(MessageRow & { payload: unknown; steps: StepRow[] }) | null> {
+    const [row] = await this.prisma.$queryRaw<(MessageRow & { payload: unknown; steps: StepRow[] })[]>`
+      SELECT ${SUMMARY_COLUMNS}, payload,
+        (SELECT coalesce(jsonb_agg(jsonb_build_object('step', s.step, 'attempt', s.attempt, 'completed_at', s.completed_at, 'result', s.result)
+           ORDER BY s.completed_at), '[]'::jsonb) FROM message_steps s WHERE s.message_id = m.message_id) AS steps
+      FROM messages m WHERE message_id = ${id}`;
+    return row ?? null;
+  }
+
+  /** Counts for the whole table in one pass, plus the oldest unfinished event. */
+  async stats() {
+    const groups = await this.prisma.$queryRaw<{ status: string | null; provider: string | null; kind: string | null; n: number; duplicates: number }[]>`
+      SELECT status::text, provider::text, kind::text, count(*)::int AS n, coalesce(sum(duplicate_count), 0)::float8 AS duplicates
+      FROM messages GROUP BY GROUPING SETS ((status), (provider), (kind), ())`;
+    const [oldest] = await this.prisma.$queryRaw<{ received_at: Date | null; age_seconds: number | null }[]>`
+      SELECT min(received_at) AS received_at, extract(epoch FROM now() - min(received_at))::float8 AS age_seconds
+      FROM messages WHERE status IN ('received', 'processing', 'failed')`;
+    return { groups, oldest };
+  }
+
+  /**
+   * Puts a finished event back to work, attempts reset, only if it is in one of `from`
+   * (compare-and-set: a worker leasing it at the same moment wins or loses as a whole).
+   * `clearSteps` forgets its recovery points so every step runs again. Returns the steps
+   * kept, or null when the event was not in one of those states.
+   */
+  async replay(id: string, from: MessageStatus[], clearSteps: boolean): Promise<string[] | null> {
+    const rows = await this.prisma.$queryRaw<{ message_id: string; kept: string[] }[]>`
+      WITH target AS (
+        UPDATE messages SET status = 'received', attempts = 0, due_at = now(), lease_token = NULL, leased_by = NULL, processed_at = NULL
+        WHERE message_id = ${id} AND status::text = ANY(${from}::text[])
+        RETURNING message_id
+      ), cleared AS (
+        DELETE FROM message_steps WHERE ${clearSteps} AND message_id IN (SELECT message_id FROM target)
+      )
+      SELECT t.message_id,
+        CASE WHEN ${clearSteps} THEN ARRAY[]::text[]
+          ELSE (SELECT coalesce(array_agg(s.step ORDER BY s.completed_at), ARRAY[]::text[]) FROM message_steps s WHERE s.message_id = t.message_id) END AS kept
+      FROM target t`;
+    if (rows.length === 0) return null;
+    await this.prisma.$executeRaw`SELECT pg_notify('messages_inbox', '')`; // wake an idle worker now
+    return rows[0].kept;
+  }
+
+  async statusOf(id: string): Promise<MessageStatus | null> {
+    const [row] = await this.prisma.$queryRaw<{ status: MessageStatus }[]>`SELECT status::text FROM messages WHERE message_id = ${id}`;
+    return row?.status ?? null;
+  }
+}

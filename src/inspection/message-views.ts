@@ -1,0 +1,69 @@
+import type { EventKind, ProviderName } from '../events/normalized-event.js';
+
+export const MESSAGE_STATUSES = ['received', 'processing', 'processed', 'failed', 'dead'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+export const PROVIDERS = ['meta', 'wasender', 'generic'] as const;
+export const EVENT_KINDS = ['message', 'status', 'other'] as const;
+
+/** One row of the listing: everything but the raw payload. */
+export interface MessageSummary {
+  id: string;
+  provider: ProviderName;
+  kind: EventKind;
+  type: string;
+  from: string | null;
+  fromMe: boolean;
+  timestamp: string | null;
+  status: MessageStatus;
+  attempts: number;
+  lastError: string | null;
+  duplicateCount: number;
+  receivedAt: string;
+  lastDuplicateAt: string | null;
+  processedAt: string | null;
+}
+
+export interface StepRecordView {
+  name: string;
+  attempt: number;
+  completedAt: string;
+  result: unknown;
+}
+
+export interface MessageDetail extends MessageSummary {
+  steps: StepRecordView[];
+  payload: unknown;
+}
+
+export interface MessagePage {
+  items: MessageSummary[];
+  nextCursor: string | null;
+}
+
+export interface MessageFilter {
+  status?: MessageStatus;
+  provider?: ProviderName;
+  kind?: EventKind;
+  type?: string;
+  from?: string;
+  since?: Date;
+  until?: Date;
+}
+
+export interface MessageStats {
+  total: number;
+  byStatus: Record<MessageStatus, number>;
+  byProvider: Record<ProviderName, number>;
+  byKind: Record<EventKind, number>;
+  duplicatesSuppressed: number;
+  dead: number;
+  oldestUnprocessedReceivedAt: string | null;
+  oldestUnprocessedAgeSeconds: number | null;
+}
+
+export interface ReplayAccepted {
+  id: string;
+  status: 'received';
+  /** Steps that will not run again (empty with ?from=start). */
+  completedSteps: string[];
+}

@@ -1,0 +1,109 @@
+import { startDownstream, type Downstream, type Reply } from './support/downstream.js';
+import { eventually } from './support/eventually.js';
+import { metaText, uniqueId } from './support/payloads.js';
+import { postWebhook, startTestApp, type TestApp } from './support/test-app.js';
+import { createTestDatabase, type TestDatabase } from './support/test-database.js';
+
+/** The downstream answers per Idempotency-Key; keys not listed get 200. */
+const behaviour = new Map<string, (n: number) => Reply>();
+let db: TestDatabase;
+let downstream: Downstream;
+let service: TestApp;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  downstream = await startDownstream((_, req) => {
+    const key = String(req.headers['idempotency-key']);
+    return behaviour.get(key)?.(downstream.byKey(key).length) ?? { status: 200 };
+  });
+  service = await startTestApp({
+    DATABASE_URL: db.url, WORKER_ENABLED: 'true', FORWARD_URL: downstream.url,
+    MAX_ATTEMPTS: '2', RETRY_BASE_MS: '50', LEASE_SECONDS: '5', FORWARD_TIMEOUT_MS: '3000',
+  });
+});
+afterAll(async () => {
+  await service?.close();
+  await downstream?.close();
+  await db?.drop();
+});
+
+const detail = async (key: string) => {
+  const res = await fetch(`${service.baseUrl}/messages/${encodeURIComponent(key)}`);
+  return { status: res.status, body: (await res.json()) as any };
+};
+const replay = async (key: string, query = '') => {
+  const res = await fetch(`${service.baseUrl}/messages/${encodeURIComponent(key)}/replay${query}`, { method: 'POST' });
+  return { status: res.status, body: (await res.json()) as any };
+};
+const newEvent = async () => {
+  const wamid = uniqueId();
+  await postWebhook(service.baseUrl, metaText(wamid, 'order #42'));
+  return `meta:msg:${wamid}`;
+};
+const statusOf = async (key: string) => (await detail(key)).body.status as string;
+
+describe('the detail record', () => {
+  it('shows duplicates, retries, completed steps and the payload', async () => {
+    const wamid = uniqueId();
+    const key = `meta:msg:${wamid}`;
+    behaviour.set(key, (n) => (n === 1 ? { status: 502 } : { status: 200 }));
+    await postWebhook(service.baseUrl, metaText(wamid, 'order #42'));
+    await postWebhook(service.baseUrl, metaText(wamid, 'order #42'));
+    await eventually(() => statusOf(key), (s) => s === 'processed');
+    const { status, body } = await detail(key);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      id: key, provider: 'meta', kind: 'message', type: 'text', from: '16505551234', status: 'processed',
+      attempts: 2, lastError: 'forward: FORWARD_URL answered 502', duplicateCount: 1,
+    });
+    expect(Date.parse(body.lastDuplicateAt)).toBeGreaterThanOrEqual(Date.parse(body.receivedAt));
+    expect(Date.parse(body.processedAt)).toBeGreaterThan(Date.parse(body.receivedAt));
+    expect(body.steps).toEqual([{ name: 'forward', attempt: 2, completedAt: expect.any(String), result: { status: 200 } }]);
+    expect(body.payload.message.text.body).toBe('order #42');
+  });
+});
+
+describe('POST /messages/{id}/replay', () => {
+  it('brings a dead event back until it is processed', async () => {
+    let downstreamUp = false;
+    const key = await newEvent();
+    behaviour.set(key, () => (downstreamUp ? { status: 200 } : { status: 500 }));
+    await eventually(() => statusOf(key), (s) => s === 'dead');
+    expect((await detail(key)).body.attempts).toBe(2);
+
+    downstreamUp = true;
+    expect(await replay(key)).toEqual({ status: 202, body: { id: key, status: 'received', completedSteps: [] } });
+    await eventually(() => statusOf(key), (s) => s === 'processed');
+    expect((await detail(key)).body).toMatchObject({ attempts: 1, steps: [{ name: 'forward', attempt: 1 }] });
+    expect(downstream.byKey(key).map((r) => r.headers['x-delivery-attempt'])).toEqual(['1', '2', '1']);
+  });
+
+  it('replays a processed event only with ?from=start, which runs its steps again', async () => {
+    const key = await newEvent();
+    await eventually(() => statusOf(key), (s) => s === 'processed');
+    const refused = await replay(key);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/from=start/);
+
+    expect(await replay(key, '?from=start')).toMatchObject({ status: 202, body: { completedSteps: [] } });
+    await eventually(() => statusOf(key), (s) => s === 'processed');
+    expect(downstream.byKey(key)).toHaveLength(2);
+  });
+
+  it('answers 409 while the event is being processed, and 404 for an unknown one', async () => {
+    const key = await newEvent();
+    behaviour.set(key, () => ({ status: 200, delayMs: 1500 }));
+    await eventually(() => statusOf(key), (s) => s === 'processing');
+    const { status, body } = await replay(key, '?from=start');
+    expect(status).toBe(409);
+    expect(body.message).toMatch(/being processed/);
+    expect((await replay('meta:msg:unknown')).status).toBe(404);
+    await eventually(() => statusOf(key), (s) => s === 'processed');
+  });
+
+  it('rejects an unknown from value naming it', async () => {
+    const { status, body } = await replay('meta:msg:x', '?from=middle');
+    expect(status).toBe(400);
+    expect(JSON.stringify(body.message)).toContain('from');
+  });
+});
