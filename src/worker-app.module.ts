@@ -3,6 +3,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { loggerOptions } from './logging/logger-options.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { MigrationsModule } from './migrations/migrations.module.js';
 import { PrismaModule } from './prisma/prisma.module.js';
 import { StepsModule } from './steps/steps.module.js';
@@ -14,6 +15,7 @@ import { WorkerModule } from './worker/worker.module.js';
     ConfigModule,
     LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: loggerOptions }),
     PrismaModule,
+    MetricsModule,
     MigrationsModule,
     WorkerModule,
     StepsModule,

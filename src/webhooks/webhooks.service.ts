@@ -5,6 +5,7 @@ import { DedupService } from '../dedup/dedup.service.js';
 import { detectProvider } from '../events/detect-provider.js';
 import type { ProviderName } from '../events/normalized-event.js';
 import { parseDelivery } from '../events/parse-delivery.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { isValidMetaSignature, isValidWasenderSignature, safeEqual } from './signatures.js';
 import type { WebhookAck, WebhookDelivery } from './webhook-delivery.js';
 
@@ -15,6 +16,7 @@ export class WebhooksService {
   constructor(
     private readonly config: AppConfig,
     private readonly dedup: DedupService,
+    private readonly metrics: MetricsService,
   ) {}
 
   /** Meta's subscription handshake: echo the challenge when the verify token matches. */
@@ -41,6 +43,7 @@ export class WebhooksService {
     this.verifySignature(provider, delivery);
     const { events } = parseDelivery(delivery.body, provider);
     const claims = await this.dedup.claim(events);
+    this.metrics.eventsClaimed(events, claims);
     const accepted = claims.filter((c) => c.result === 'accepted').length;
     return { accepted, duplicates: claims.length - accepted, events: claims };
   }
@@ -54,6 +57,7 @@ export class WebhooksService {
       valid = isValidWasenderSignature(delivery.wasenderSignature, wasenderSecret);
     }
     if (!valid) {
+      this.metrics.signatureRejected(provider);
       const header = provider === 'meta' ? 'X-Hub-Signature-256' : 'X-Webhook-Signature';
       const present = provider === 'meta' ? delivery.metaSignature : delivery.wasenderSignature;
       this.logger.warn(`rejected a ${provider} delivery: ${header} ${present ? 'does not match' : 'is missing'}`);

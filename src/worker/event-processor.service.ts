@@ -3,6 +3,7 @@ import { FlushFailure, GroupCommit } from '../common/group-commit.js';
 import { toStorableJson } from '../common/storable-json.js';
 import { AppConfig } from '../config/app-config.js';
 import { redactPhoneNumbers } from '../logging/redact.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { ShutdownInterruption } from './attempt-interruptions.js';
 import { RetryLaterError } from './event-step.js';
 import type { AttemptFailure, FailureOutcome, LeasedEvent, StepRecord } from './leased-event.js';
@@ -31,6 +32,7 @@ export class EventProcessor {
     private readonly queue: WorkQueueRepository,
     private readonly registry: StepRegistry,
     private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
   ) {
     // The writes of all in-flight events share statements and a few connections, so processing
     // (even a downstream outage failing every event at once) cannot starve the acknowledgements.
@@ -52,13 +54,15 @@ export class EventProcessor {
       for (const [index, { name, step }] of pending.entries()) {
         current = name;
         signal.throwIfAborted();
-        const value = await step.run(event, {
-          idempotencyKey: `${event.key}:${name}`,
-          attempt,
-          receivedAt: leased.receivedAt,
-          results,
-          signal,
-        });
+        const value = await this.metrics.timeStep(name, () =>
+          step.run(event, {
+            idempotencyKey: `${event.key}:${name}`,
+            attempt,
+            receivedAt: leased.receivedAt,
+            results,
+            signal,
+          }),
+        );
         const result = toStorableJson(value ?? null);
         const finish = index === pending.length - 1;
         if (!(await this.records.submit([{ ...base, step: name, result, finish }]))[0]) return this.leaseLost(leased);

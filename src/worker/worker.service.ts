@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig, attemptDeadlineMs } from '../config/app-config.js';
 import { redactPhoneNumbers } from '../logging/redact.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { AttemptDeadlineError, ShutdownInterruption } from './attempt-interruptions.js';
 import { EventProcessor } from './event-processor.service.js';
 import { InboxListener } from './inbox-listener.service.js';
@@ -39,6 +40,7 @@ export class WorkerService implements OnApplicationBootstrap, BeforeApplicationS
     private readonly queue: WorkQueueRepository,
     private readonly processor: EventProcessor,
     private readonly listener: InboxListener,
+    private readonly metrics: MetricsService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -85,6 +87,7 @@ export class WorkerService implements OnApplicationBootstrap, BeforeApplicationS
           const seen = this.notifications;
           const { leased, dead } = await this.queue.lease(free, this.config.LEASE_SECONDS, this.config.MAX_ATTEMPTS, this.workerId);
           failures = 0;
+          this.metrics.processingOutcome('dead', dead.length);
           for (const key of dead) this.logger.error(`event ${redactPhoneNumbers(key)}: lease expired on its last attempt: dead`);
           if (!this.running) {
             await this.queue.release(leased.map((l) => ({ key: l.event.key, leaseToken: l.leaseToken })));
@@ -109,14 +112,17 @@ export class WorkerService implements OnApplicationBootstrap, BeforeApplicationS
     const controller = new AbortController();
     const deadlineMs = attemptDeadlineMs(this.config.LEASE_SECONDS);
     const deadline = setTimeout(() => controller.abort(new AttemptDeadlineError(deadlineMs)), deadlineMs);
+    this.metrics.eventLeased(lease.receivedAt, lease.attempt);
     const done = this.processor
       .process(lease, controller.signal)
       .then((result) => {
+        this.metrics.processingOutcome(result.outcome);
         if (result.outcome === 'failed' && result.retryInMs < this.config.WORKER_POLL_MS) {
           setTimeout(() => this.wakeForDueWork(), result.retryInMs).unref();
         }
       })
       .catch((error: Error) => {
+        this.metrics.processingOutcome('error');
         // Nothing was recorded (the database is unreachable?): the lease expires and another attempt follows.
         this.logger.error(`event ${redactPhoneNumbers(lease.event.key)}: could not record its outcome: ${error.message}`);
       })

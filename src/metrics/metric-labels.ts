@@ -1,0 +1,23 @@
+import type { EventKind, ProviderName } from '../events/normalized-event.js';
+
+/**
+ * Every label value the metrics can take, so cardinality stays bounded: providers, kinds,
+ * outcomes and statuses only; never ids, keys or phone numbers. (Step names come from the
+ * registered @WorkerStep providers, a set fixed at boot.)
+ */
+export const PROVIDER_LABELS = ['meta', 'wasender', 'generic', 'unknown'] as const satisfies readonly (ProviderName | 'unknown')[];
+export type ProviderLabel = (typeof PROVIDER_LABELS)[number];
+
+export const EVENT_KINDS = ['message', 'status', 'other'] as const satisfies readonly EventKind[];
+
+/** What a POST /webhook ended as, from the HTTP status the provider saw. */
+export const DELIVERY_OUTCOMES = ['ok', 'invalid', 'signature_rejected', 'unavailable', 'error', 'aborted'] as const;
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+
+/** How one attempt at an event ended in this process. */
+export const PROCESSING_OUTCOMES = ['processed', 'failed', 'dead', 'lease_lost', 'released', 'error'] as const;
+export type ProcessingOutcome = (typeof PROCESSING_OUTCOMES)[number];
+
+/** The unfinished statuses of the inbox, and dead (finished, but needs a human). */
+export const INBOX_STATUSES = ['received', 'processing', 'failed', 'dead'] as const;
+export type InboxStatus = (typeof INBOX_STATUSES)[number];

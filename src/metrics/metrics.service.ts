@@ -1,0 +1,221 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { EventClaim } from '../dedup/claim-result.js';
+import type { NormalizedEvent } from '../events/normalized-event.js';
+import type { InboxStats } from './inbox-stats.js';
+import { InboxStatsRepository } from './inbox-stats.repository.js';
+import {
+  DELIVERY_OUTCOMES,
+  EVENT_KINDS,
+  INBOX_STATUSES,
+  PROCESSING_OUTCOMES,
+  PROVIDER_LABELS,
+  type DeliveryOutcome,
+  type ProcessingOutcome,
+  type ProviderLabel,
+} from './metric-labels.js';
+
+/** Acknowledgements: 1 ms to 10 s (Meta gives up after about 20 s). */
+const ACK_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Steps mostly call other services: 5 ms to a minute. */
+const STEP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+/** From the ack to the start of the first attempt: milliseconds when healthy, up to an hour in a backlog. */
+const LAG_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600];
+/** A scrape never waits longer than this for the inbox statistics. */
+const INBOX_QUERY_TIMEOUT_MS = 2000;
+
+/**
+ * The service's Prometheus metrics, in a registry of its own (not prom-client's global one, so
+ * several applications in one process do not clash). Recording is synchronous and in memory;
+ * only the inbox gauges touch the database, once per scrape.
+ */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+  private readonly logger = new Logger('Metrics');
+
+  private readonly deliveries = new Counter({
+    name: 'wdd_webhook_deliveries_total',
+    help: 'POST /webhook requests by detected provider (unknown: no JSON object) and outcome (ok, invalid, signature_rejected, unavailable, error, aborted).',
+    labelNames: ['provider', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly events = new Counter({
+    name: 'wdd_events_total',
+    help: 'Events claimed from deliveries, by provider, kind and result (accepted: new; duplicate: already claimed).',
+    labelNames: ['provider', 'kind', 'result'] as const,
+    registers: [this.registry],
+  });
+  private readonly signatureRejections = new Counter({
+    name: 'wdd_signature_rejections_total',
+    help: 'Deliveries rejected because a configured signature was missing or did not match.',
+    labelNames: ['provider'] as const,
+    registers: [this.registry],
+  });
+  private readonly ackDuration = new Histogram({
+    name: 'wdd_ack_duration_seconds',
+    help: 'Time from a POST /webhook request to its answer, whatever the outcome.',
+    labelNames: ['provider'] as const,
+    buckets: ACK_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly processingOutcomes = new Counter({
+    name: 'wdd_processing_outcomes_total',
+    help: 'Attempts at events by how they ended (error: the outcome could not be recorded; dead also counts events whose last lease expired).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly stepDuration = new Histogram({
+    name: 'wdd_step_duration_seconds',
+    help: 'Duration of each run of a processing step, by step and outcome (ok, error).',
+    labelNames: ['step', 'outcome'] as const,
+    buckets: STEP_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly workerLag = new Histogram({
+    name: 'wdd_worker_lag_seconds',
+    help: "Time from an event's received_at (database clock) to its first lease by a worker (process clock).",
+    buckets: LAG_BUCKETS,
+    registers: [this.registry],
+  });
+
+  private readonly inboxEvents = new Gauge({
+    name: 'wdd_inbox_events',
+    help: 'Rows of the inbox per status (received, processing, failed, dead), read at scrape time.',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+    collect: () => this.refreshInbox(),
+  });
+  private readonly inboxOldest = new Gauge({
+    name: 'wdd_inbox_oldest_unprocessed_seconds',
+    help: 'Age of the oldest event received but not yet processed (received, processing or failed), read at scrape time; 0 when there is none.',
+    registers: [this.registry],
+    collect: () => this.refreshInbox(),
+  });
+
+  /** The inbox query in flight: one at a time, however many scrapes wait for it. */
+  private inboxQuery: Promise<InboxStats | undefined> | null = null;
+  /** The wait of the scrape in progress, shared by both inbox gauges. */
+  private inboxRefresh: Promise<void> | null = null;
+
+  constructor(private readonly inbox: InboxStatsRepository) {
+    collectDefaultMetrics({ register: this.registry });
+    // Every bounded series exists from the start, so rate() and absent() see zeros, not gaps.
+    for (const provider of PROVIDER_LABELS) {
+      for (const outcome of DELIVERY_OUTCOMES) this.deliveries.inc({ provider, outcome }, 0);
+      if (provider === 'unknown') continue;
+      for (const kind of EVENT_KINDS) for (const result of ['accepted', 'duplicate']) this.events.inc({ provider, kind, result }, 0);
+    }
+    for (const provider of ['meta', 'wasender']) this.signatureRejections.inc({ provider }, 0);
+    for (const outcome of PROCESSING_OUTCOMES) this.processingOutcomes.inc({ outcome }, 0);
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** The exposition text. Never rejects because of the database: the inbox gauges then keep their last values. */
+  scrape(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  /** One POST /webhook, answered (or abandoned) after `seconds`. */
+  webhookDelivery(provider: ProviderLabel, outcome: DeliveryOutcome, seconds: number): void {
+    this.deliveries.inc({ provider, outcome });
+    this.ackDuration.observe({ provider }, seconds);
+  }
+
+  /** The claim verdicts of one delivery's events (`claims[i]` is the verdict on `events[i]`). */
+  eventsClaimed(events: readonly NormalizedEvent[], claims: readonly EventClaim[]): void {
+    if (events.length === 1) {
+      this.events.inc({ provider: events[0].provider, kind: events[0].kind, result: claims[0].result });
+      return;
+    }
+    // A batch (Meta sends up to 1,000 updates) has only a few label sets: add them up first.
+    const totals = new Map<string, { labels: { provider: string; kind: string; result: string }; count: number }>();
+    events.forEach(({ provider, kind }, i) => {
+      const result = claims[i].result;
+      const id = `${provider}/${kind}/${result}`;
+      const total = totals.get(id);
+      if (total) total.count++;
+      else totals.set(id, { labels: { provider, kind, result }, count: 1 });
+    });
+    for (const { labels, count } of totals.values()) this.events.inc(labels, count);
+  }
+
+  signatureRejected(provider: ProviderLabel): void {
+    this.signatureRejections.inc({ provider });
+  }
+
+  /** How one attempt ended; the worker's `lease-lost` is spelled `lease_lost`. */
+  processingOutcome(outcome: ProcessingOutcome | 'lease-lost', count = 1): void {
+    if (count > 0) this.processingOutcomes.inc({ outcome: outcome === 'lease-lost' ? 'lease_lost' : outcome }, count);
+  }
+
+  /** Runs one step, recording its duration and whether it returned or threw. */
+  timeStep<T>(step: string, run: () => Promise<T>): Promise<T> {
+    const end = this.stepDuration.startTimer({ step });
+    return run().then(
+      (value) => {
+        end({ outcome: 'ok' });
+        return value;
+      },
+      (error: unknown) => {
+        end({ outcome: 'error' });
+        throw error;
+      },
+    );
+  }
+
+  /**
+   * An event was leased. Only first attempts count: a retry's wait is its backoff, not lag.
+   * received_at comes from the database's clock and "now" from this process's: fine on one
+   * host or with NTP; skew between hosts shows up as lag (negative lags count as 0).
+   */
+  eventLeased(receivedAt: Date, attempt: number): void {
+    if (attempt === 1) this.workerLag.observe(Math.max(0, Date.now() - receivedAt.getTime()) / 1000);
+  }
+
+  /**
+   * Sets both inbox gauges from one query. When the query fails or is slow, the scrape still
+   * answers: a warning is logged and the gauges keep their last values (none before the first success).
+   */
+  private refreshInbox(): Promise<void> {
+    this.inboxQuery ??= this.inbox
+      .read()
+      .then(
+        (stats) => stats,
+        (error: unknown) => {
+          const reason = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
+          this.logger.warn(`inbox metrics not updated: ${reason}`);
+          return undefined;
+        },
+      )
+      .finally(() => {
+        this.inboxQuery = null;
+      });
+    this.inboxRefresh ??= withTimeout(this.inboxQuery, INBOX_QUERY_TIMEOUT_MS)
+      .then((stats) => {
+        if (stats === 'timeout') {
+          this.logger.warn(`inbox metrics not updated: the query took longer than ${INBOX_QUERY_TIMEOUT_MS} ms`);
+        } else if (stats) {
+          for (const status of INBOX_STATUSES) this.inboxEvents.set({ status }, stats.counts[status]);
+          this.inboxOldest.set(stats.oldestUnprocessedSeconds);
+        }
+      })
+      .finally(() => {
+        this.inboxRefresh = null;
+      });
+    return this.inboxRefresh;
+  }
+}
+
+/** The work's value, or 'timeout' once `ms` have passed (the work goes on; its value is dropped). */
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+    timer.unref();
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
