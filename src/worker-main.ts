@@ -2,7 +2,10 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
+import type { AddressInfo } from 'node:net';
 import { AppConfig, validateConfig } from './config/app-config.js';
+import { serveWorkerMetrics } from './metrics/metrics-server.js';
+import { MetricsService } from './metrics/metrics.service.js';
 import { exitCleanlyOnSignals } from './shutdown.js';
 import { WorkerAppModule } from './worker-app.module.js';
 
@@ -21,5 +24,10 @@ const app = await NestFactory.createApplicationContext(WorkerAppModule, { buffer
 const logger = app.get(Logger);
 app.useLogger(logger);
 await app.init();
-exitCleanlyOnSignals(app, logger, app.get(AppConfig).SHUTDOWN_TIMEOUT_MS + 5000);
+const config = app.get(AppConfig);
+exitCleanlyOnSignals(app, logger, config.SHUTDOWN_TIMEOUT_MS + 5000);
+if (config.WORKER_METRICS_PORT !== undefined) {
+  const server = await serveWorkerMetrics(app.get(MetricsService), config.WORKER_METRICS_PORT);
+  logger.log(`metrics on port ${(server.address() as AddressInfo).port}`, 'Bootstrap');
+}
 logger.log('worker process ready', 'Bootstrap');

@@ -72,7 +72,7 @@ describe('several worker processes', () => {
     expect(orphaned).toMatchObject({ status: 'processing', attempts: 1 });
 
     // Another worker (the standalone kind) takes over once the lease runs out, not before.
-    const standalone = await start(env, { worker: true });
+    const standalone = await start({ ...env, WORKER_METRICS_PORT: '0' }, { worker: true });
     const row = await eventually(() => rowOf(key), (r) => r.status === 'processed', 20_000);
     expect(graph.requests[1].at).toBeGreaterThanOrEqual(orphaned.due_at.getTime() - 50);
     expect(downstream.byKey(key)).toHaveLength(1); // forward completed before the kill: not run again
@@ -86,6 +86,11 @@ describe('several worker processes', () => {
       { step: 'forward', attempt: 1, result: { status: 200 } },
       { step: 'auto-reply', attempt: 2, result: { outboundId: 'wamid.REPLY1' } },
     ]);
+    // The standalone worker serves its own metrics.
+    const metricsPort = /metrics on port (\d+)/.exec(standalone.output())![1];
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(metrics).toMatch(/^wdd_processing_outcomes_total\{outcome="processed"\} 1$/m);
+    expect(metrics).toMatch(/^wdd_step_duration_seconds_count\{step="auto-reply",outcome="ok"\} 1$/m);
     expect(await standalone.stop()).toEqual({ code: 0, signal: null });
   }, 60_000);
 });

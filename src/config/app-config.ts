@@ -77,6 +77,15 @@ export class AppConfig {
   @Max(1000)
   WORKER_CONCURRENCY = 16;
 
+  /** The standalone worker (`npm run start:worker`) serves GET /metrics on this port when set. */
+  @Transform(emptyToUndefined)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt({ message: 'WORKER_METRICS_PORT must be an integer' })
+  @Min(0)
+  @Max(65535)
+  WORKER_METRICS_PORT?: number;
+
   /** How often an idle worker looks for due events when no notification wakes it. */
   @Transform(toInt)
   @IsInt({ message: 'WORKER_POLL_MS must be an integer' })
