@@ -22,6 +22,10 @@ COPY --from=build /app/dist ./dist
 COPY prisma/migrations ./prisma/migrations
 USER node
 EXPOSE 3000
+# Liveness (/health), not readiness (/health/ready): what acts on this status (Swarm, ECS,
+# autoheal) replaces an unhealthy container, and a database outage must not get every instance
+# replaced (a restart fixes nothing; they recover on their own). Give /health/ready to the load
+# balancer or a Kubernetes readinessProbe instead.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["node", "dist/main.js"]

@@ -35,7 +35,7 @@ describe('the OpenAPI document', () => {
     );
     expect(routes.sort()).toEqual(expect.arrayContaining([
       'GET /webhook', 'POST /webhook', 'GET /messages', 'GET /messages/stats', 'GET /messages/{id}',
-      'POST /messages/{id}/replay', 'GET /deliveries/{wamid}', 'GET /health',
+      'POST /messages/{id}/replay', 'GET /deliveries/{wamid}', 'GET /health', 'GET /health/ready', 'GET /metrics',
     ]));
     for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)) {
       for (const [method, operation] of Object.entries(methods)) {

@@ -13,7 +13,7 @@ export class DeliveriesController {
   @Get(':wamid')
   @ApiParam({ name: 'wamid', description: 'the outbound message id (URL-encoded)' })
   @ApiOperation({ summary: 'The delivery record of an outbound message: furthest status and when each was reached' })
-  @ApiOkResponse({ type: DeliveryDto })
+  @ApiOkResponse({ description: 'the delivery record', type: DeliveryDto })
   @ApiResponse({ status: 404, description: 'no status has been seen for this message', type: ErrorDto })
   get(@Param('wamid') wamid: string): Promise<DeliveryDto> {
     return this.inspection.delivery(wamid);

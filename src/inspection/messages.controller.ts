@@ -16,7 +16,7 @@ export class MessagesController {
 
   @Get()
   @ApiOperation({ summary: 'Events, newest first, filtered, one page at a time (no raw payloads)' })
-  @ApiOkResponse({ type: MessagePageDto })
+  @ApiOkResponse({ description: 'one page of events and the cursor of the next', type: MessagePageDto })
   list(@Query() query: ListMessagesQuery): Promise<MessagePage> {
     const { limit, cursor, since, until, ...filter } = query;
     return this.inspection.list(
@@ -28,7 +28,7 @@ export class MessagesController {
 
   @Get('stats')
   @ApiOperation({ summary: 'Counts by status, provider and kind; duplicates suppressed; the oldest unfinished event' })
-  @ApiOkResponse({ type: MessageStatsDto })
+  @ApiOkResponse({ description: 'counts over the whole inbox', type: MessageStatsDto })
   stats(): Promise<MessageStats> {
     return this.inspection.stats();
   }
@@ -36,7 +36,7 @@ export class MessagesController {
   @Get(':id')
   @idParam
   @ApiOperation({ summary: 'One event: its state, completed steps and payload' })
-  @ApiOkResponse({ type: MessageDetailDto })
+  @ApiOkResponse({ description: 'the full record', type: MessageDetailDto })
   @ApiResponse({ status: 404, description: 'no event has this key', type: ErrorDto })
   get(@Param('id') id: string): Promise<MessageDetail> {
     return this.inspection.get(id);

@@ -11,4 +11,11 @@ describe('redactPhoneNumbers', () => {
   it('leaves short numbers (status codes, attempts) alone', () => {
     expect(redactPhoneNumbers('FORWARD_URL answered 503 on attempt 12')).toBe('FORWARD_URL answered 503 on attempt 12');
   });
+
+  it('keeps migration names readable, but not a number that merely resembles one', () => {
+    expect(redactPhoneNumbers('applying migration 20261129000000_init')).toBe('applying migration 20261129000000_init');
+    expect(redactPhoneNumbers('x 20261329000000_init')).toBe('x …00_init');
+    expect(redactPhoneNumbers('x 2026112900000012_y')).toBe('x …12_y');
+    expect(redactPhoneNumbers('x 20261129000000@s.whatsapp.net')).toBe('x …00@s.whatsapp.net');
+  });
 });
