@@ -1,13 +1,12 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Injectable } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { EventClaim } from '../dedup/claim-result.js';
 import type { NormalizedEvent } from '../events/normalized-event.js';
-import type { InboxStats } from './inbox-stats.js';
+import { registerInboxGauges } from './inbox-gauges.js';
 import { InboxStatsRepository } from './inbox-stats.repository.js';
 import {
   DELIVERY_OUTCOMES,
   EVENT_KINDS,
-  INBOX_STATUSES,
   PROCESSING_OUTCOMES,
   PROVIDER_LABELS,
   type DeliveryOutcome,
@@ -21,8 +20,6 @@ const ACK_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
 const STEP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 /** From the ack to the start of the first attempt: milliseconds when healthy, up to an hour in a backlog. */
 const LAG_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600];
-/** A scrape never waits longer than this for the inbox statistics. */
-const INBOX_QUERY_TIMEOUT_MS = 2000;
 
 /**
  * The service's Prometheus metrics, in a registry of its own (not prom-client's global one, so
@@ -32,7 +29,6 @@ const INBOX_QUERY_TIMEOUT_MS = 2000;
 @Injectable()
 export class MetricsService {
   readonly registry = new Registry();
-  private readonly logger = new Logger('Metrics');
 
   private readonly deliveries = new Counter({
     name: 'wdd_webhook_deliveries_total',
@@ -79,27 +75,9 @@ export class MetricsService {
     registers: [this.registry],
   });
 
-  private readonly inboxEvents = new Gauge({
-    name: 'wdd_inbox_events',
-    help: 'Rows of the inbox per status (received, processing, failed, dead), read at scrape time.',
-    labelNames: ['status'] as const,
-    registers: [this.registry],
-    collect: () => this.refreshInbox(),
-  });
-  private readonly inboxOldest = new Gauge({
-    name: 'wdd_inbox_oldest_unprocessed_seconds',
-    help: 'Age of the oldest event received but not yet processed (received, processing or failed), read at scrape time; 0 when there is none.',
-    registers: [this.registry],
-    collect: () => this.refreshInbox(),
-  });
-
-  /** The inbox query in flight: one at a time, however many scrapes wait for it. */
-  private inboxQuery: Promise<InboxStats | undefined> | null = null;
-  /** The wait of the scrape in progress, shared by both inbox gauges. */
-  private inboxRefresh: Promise<void> | null = null;
-
-  constructor(private readonly inbox: InboxStatsRepository) {
+  constructor(inbox: InboxStatsRepository) {
     collectDefaultMetrics({ register: this.registry });
+    registerInboxGauges(this.registry, inbox);
     // Every bounded series exists from the start, so rate() and absent() see zeros, not gaps.
     for (const provider of PROVIDER_LABELS) {
       for (const outcome of DELIVERY_OUTCOMES) this.deliveries.inc({ provider, outcome }, 0);
@@ -175,47 +153,4 @@ export class MetricsService {
   eventLeased(receivedAt: Date, attempt: number): void {
     if (attempt === 1) this.workerLag.observe(Math.max(0, Date.now() - receivedAt.getTime()) / 1000);
   }
-
-  /**
-   * Sets both inbox gauges from one query. When the query fails or is slow, the scrape still
-   * answers: a warning is logged and the gauges keep their last values (none before the first success).
-   */
-  private refreshInbox(): Promise<void> {
-    this.inboxQuery ??= this.inbox
-      .read()
-      .then(
-        (stats) => stats,
-        (error: unknown) => {
-          const reason = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
-          this.logger.warn(`inbox metrics not updated: ${reason}`);
-          return undefined;
-        },
-      )
-      .finally(() => {
-        this.inboxQuery = null;
-      });
-    this.inboxRefresh ??= withTimeout(this.inboxQuery, INBOX_QUERY_TIMEOUT_MS)
-      .then((stats) => {
-        if (stats === 'timeout') {
-          this.logger.warn(`inbox metrics not updated: the query took longer than ${INBOX_QUERY_TIMEOUT_MS} ms`);
-        } else if (stats) {
-          for (const status of INBOX_STATUSES) this.inboxEvents.set({ status }, stats.counts[status]);
-          this.inboxOldest.set(stats.oldestUnprocessedSeconds);
-        }
-      })
-      .finally(() => {
-        this.inboxRefresh = null;
-      });
-    return this.inboxRefresh;
-  }
-}
-
-/** The work's value, or 'timeout' once `ms` have passed (the work goes on; its value is dropped). */
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | 'timeout'> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), ms);
-    timer.unref();
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
