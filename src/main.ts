@@ -4,9 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { Logger } from 'nestjs-pino';
 import { createApp } from './app.setup.js';
 import { AppConfig, validateConfig } from './config/app-config.js';
+import { embeddedNotice, useEmbeddedDatabaseIfUnconfigured } from './embedded/embedded-mode.js';
 import { exitCleanlyOnSignals } from './shutdown.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
+const embedded = await useEmbeddedDatabaseIfUnconfigured(process.env).catch((error: Error) => {
+  console.error(`cannot start the embedded database: ${error.message}`);
+  process.exit(1);
+});
 
 try {
   validateConfig(process.env); // fail fast, naming the variable, before anything connects
@@ -26,5 +31,6 @@ const server = await app.listen(config.PORT);
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 const logger = app.get(Logger);
-exitCleanlyOnSignals(app, logger, config.SHUTDOWN_TIMEOUT_MS + 5000);
+exitCleanlyOnSignals(app, logger, config.SHUTDOWN_TIMEOUT_MS + 5000, () => embedded?.stop());
+if (embedded) logger.log(embeddedNotice(embedded), 'Bootstrap');
 logger.log(`listening on port ${(server.address() as AddressInfo).port}`, 'Bootstrap');

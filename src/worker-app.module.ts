@@ -6,6 +6,7 @@ import { loggerOptions } from './logging/logger-options.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { MigrationsModule } from './migrations/migrations.module.js';
 import { PrismaModule } from './prisma/prisma.module.js';
+import { RetentionModule } from './retention/retention.module.js';
 import { StepsModule } from './steps/steps.module.js';
 import { WorkerModule } from './worker/worker.module.js';
 
@@ -19,6 +20,7 @@ import { WorkerModule } from './worker/worker.module.js';
     MigrationsModule,
     WorkerModule,
     StepsModule,
+    RetentionModule,
   ],
 })
 export class WorkerAppModule {}

@@ -12,6 +12,11 @@ import { WorkerAppModule } from './worker-app.module.js';
 // `npm run start:worker`: the worker alone, no HTTP. Run any number of these.
 if (existsSync('.env')) process.loadEnvFile('.env');
 process.env.WORKER_ENABLED = 'true';
+if (!process.env.DATABASE_URL) {
+  // The embedded database serves the one `npm start` process; workers of their own need a shared PostgreSQL.
+  console.error('DATABASE_URL is required: the standalone worker shares a PostgreSQL with the service');
+  process.exit(1);
+}
 
 try {
   validateConfig(process.env);

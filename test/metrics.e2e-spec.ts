@@ -164,6 +164,7 @@ describe('GET /metrics', () => {
       wdd_signature_rejections_total: 'counter',
       wdd_ack_duration_seconds: 'histogram',
       wdd_processing_outcomes_total: 'counter',
+      wdd_retention_purged_total: 'counter',
       wdd_step_duration_seconds: 'histogram',
       wdd_worker_lag_seconds: 'histogram',
       wdd_inbox_events: 'gauge',
@@ -178,7 +179,7 @@ describe('GET /metrics', () => {
     // Bounded labels only: never a key, a wamid or a phone number.
     const labelNames = new Set(exposition.samples.filter((s) => s.name.startsWith('wdd_')).flatMap((s) => Object.keys(s.labels)));
     expect([...labelNames].sort()).toEqual(expect.arrayContaining(['kind', 'outcome', 'provider', 'result', 'status']));
-    for (const name of labelNames) expect(['kind', 'le', 'outcome', 'provider', 'result', 'status', 'step']).toContain(name);
+    for (const name of labelNames) expect(['kind', 'le', 'outcome', 'provider', 'result', 'status', 'step', 'table']).toContain(name);
   });
 
   it('is in the OpenAPI document', async () => {

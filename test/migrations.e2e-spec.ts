@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_MIGRATIONS_DIR, readMigrationFiles } from '../src/migrations/migration-files.js';
 import { applyMigrations, FailedMigrationError } from '../src/migrations/migrator.js';
-import { createTestDatabase, type TestDatabase } from './support/test-database.js';
+import { createTestDatabase, itOnPostgres, type TestDatabase } from './support/test-database.js';
 import { startTestApp } from './support/test-app.js';
 
 const quiet = { log: () => undefined, warn: () => undefined };
@@ -60,7 +60,7 @@ describe('migrations applied by the service', () => {
     expect(await bookkeeping()).toEqual(before);
   });
 
-  it('applies each migration once when several instances start at the same moment', async () => {
+  itOnPostgres('applies each migration once when several instances start at the same moment', async () => {
     const results = await Promise.all(Array.from({ length: 5 }, () => applyMigrations(db.url, quiet)));
     const files = await readMigrationFiles();
     expect(results.filter((r) => r.length > 0)).toEqual([files.map((f) => f.name)]);

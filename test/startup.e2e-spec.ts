@@ -9,7 +9,7 @@ function start(env: Record<string, string>) {
 
 describe('starting with a wrong configuration', () => {
   it.each([
-    [{ PORT: '3000' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'mysql://root@127.0.0.1/db' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/postgres', PORT: 'eighty' }, 'PORT'],
     [{ DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/postgres', LOG_LEVEL: 'chatty' }, 'LOG_LEVEL'],
   ])('stops at once with a message naming the variable (%o)', (env, variable) => {

@@ -86,6 +86,14 @@ export class AppConfig {
   @Max(65535)
   WORKER_METRICS_PORT?: number;
 
+  /**
+   * Wake idle workers with LISTEN/NOTIFY. Turn off where a session cannot listen (PgBouncer in
+   * transaction mode, the embedded database); the poll alone then finds new events.
+   */
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'WORKER_LISTEN must be true or false' })
+  WORKER_LISTEN = true;
+
   /** How often an idle worker looks for due events when no notification wakes it. */
   @Transform(toInt)
   @IsInt({ message: 'WORKER_POLL_MS must be an integer' })
@@ -170,6 +178,36 @@ export class AppConfig {
   @IsOptional()
   @IsString()
   NODE_ENV?: string;
+
+  /** Purge finished events and delivery records older than RETENTION_DAYS (src/retention). */
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'RETENTION_ENABLED must be true or false' })
+  RETENTION_ENABLED = true;
+
+  /**
+   * Days an idempotency key (a processed or dead event) is kept after it was last received,
+   * redelivered or worked on. Meta retries a webhook for up to 7 days: a key purged sooner
+   * would let a late retry be accepted as new and processed twice.
+   */
+  @Transform(toInt)
+  @IsInt({ message: 'RETENTION_DAYS must be an integer' })
+  @Min(8, { message: 'RETENTION_DAYS must be at least 8: Meta retries a webhook for up to 7 days, and a key purged sooner lets a late retry be processed twice' })
+  @Max(36_500)
+  RETENTION_DAYS = 8;
+
+  /** How often each process runs the purge (±10 % jitter; the first run comes 10–70 s after start). */
+  @Transform(toInt)
+  @IsInt({ message: 'RETENTION_INTERVAL_MINUTES must be an integer' })
+  @Min(1)
+  @Max(1440)
+  RETENTION_INTERVAL_MINUTES = 60;
+
+  /** Rows one purge statement deletes at most: the locks it takes are held that briefly. */
+  @Transform(toInt)
+  @IsInt({ message: 'RETENTION_BATCH_SIZE must be an integer' })
+  @Min(1)
+  @Max(10_000)
+  RETENTION_BATCH_SIZE = 1000;
 }
 
 export function validateConfig(env: Record<string, unknown>): AppConfig {

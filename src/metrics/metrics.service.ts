@@ -74,6 +74,12 @@ export class MetricsService {
     buckets: LAG_BUCKETS,
     registers: [this.registry],
   });
+  private readonly retentionPurges = new Counter({
+    name: 'wdd_retention_purged_total',
+    help: 'Rows the retention purge deleted, by table (messages: finished events, their steps not counted; deliveries: delivery records).',
+    labelNames: ['table'] as const,
+    registers: [this.registry],
+  });
 
   constructor(inbox: InboxStatsRepository) {
     collectDefaultMetrics({ register: this.registry });
@@ -152,5 +158,10 @@ export class MetricsService {
    */
   eventLeased(receivedAt: Date, attempt: number): void {
     if (attempt === 1) this.workerLag.observe(Math.max(0, Date.now() - receivedAt.getTime()) / 1000);
+  }
+
+  /** Rows one retention batch deleted from `table`; a count of 0 only makes the series exist. */
+  retentionPurged(table: 'messages' | 'deliveries', count: number): void {
+    this.retentionPurges.inc({ table }, count);
   }
 }

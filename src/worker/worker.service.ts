@@ -54,7 +54,7 @@ export class WorkerService implements OnApplicationBootstrap, BeforeApplicationS
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.listener.start(() => this.wakeForDueWork());
+    if (this.config.WORKER_LISTEN) this.listener.start(() => this.wakeForDueWork());
     this.loop = this.run();
     this.logger.log(`worker ${this.workerId} started: ${this.config.WORKER_CONCURRENCY} at a time, lease ${this.config.LEASE_SECONDS} s`);
   }

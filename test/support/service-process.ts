@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { EMBEDDED_SETTINGS } from './test-app.js';
 
 export const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 export const WORKER_MAIN = fileURLToPath(new URL('../../dist/worker-main.js', import.meta.url));
@@ -26,7 +27,7 @@ export async function startServiceProcess(env: Record<string, string>, options: 
   const script = options.worker ? WORKER_MAIN : MAIN;
   if (!existsSync(script)) throw new Error(`${script} is missing: run \`npm run build\` first (npm test does)`);
   const child = spawn(process.execPath, [script], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', WORKER_ENABLED: 'false', ...env },
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', WORKER_ENABLED: 'false', ...EMBEDDED_SETTINGS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -46,7 +47,10 @@ export async function startServiceProcess(env: Record<string, string>, options: 
       resolve(Number(match[1] ?? 0));
     };
     child.stdout!.on('data', check);
-    void exited.then(({ code }) => reject(new Error(`process exited with ${code}:\n${output}`)));
+    void exited.then(({ code }) => {
+      clearTimeout(timer);
+      reject(new Error(`process exited with ${code}:\n${output}`));
+    });
   });
   return {
     baseUrl: options.worker ? '' : `http://127.0.0.1:${port}`,

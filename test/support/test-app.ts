@@ -3,7 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { INestApplicationContext } from '@nestjs/common';
 import { createApp } from '../../src/app.setup.js';
 import { PrismaService } from '../../src/prisma/prisma.service.js';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createTestDatabase, EMBEDDED, type TestDatabase } from './test-database.js';
+
+/** On the embedded database nobody hears a NOTIFY from another connection: workers poll instead. */
+export const EMBEDDED_SETTINGS: Record<string, string> = EMBEDDED ? { WORKER_LISTEN: 'false', WORKER_POLL_MS: '100' } : {};
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -18,7 +21,7 @@ export interface TestApp {
  */
 export async function startTestApp(env: Record<string, string | undefined>): Promise<TestApp> {
   const saved = { ...process.env };
-  Object.assign(process.env, { LOG_LEVEL: 'error', WORKER_ENABLED: 'false', ...env });
+  Object.assign(process.env, { LOG_LEVEL: 'error', WORKER_ENABLED: 'false', ...EMBEDDED_SETTINGS, ...env });
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k];
   let app: NestExpressApplication;
   try {

@@ -1,0 +1,65 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PGliteServer } from './pglite-server.js';
+
+/** Where `npm start` keeps its data when no DATABASE_URL is set (git-ignored). */
+export const EMBEDDED_DATA_DIR = '.data/pglite';
+
+export interface EmbeddedDatabase {
+  url: string;
+  /** Absent for an in-memory database. */
+  dataDir?: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * PostgreSQL compiled to WebAssembly (PGlite), served over the wire protocol on a loopback
+ * port, so the same Prisma adapter, SQL and migrations run on it. `dataDir` persists it;
+ * without one it lives in memory (tests).
+ */
+export async function startEmbeddedDatabase(dataDir?: string): Promise<EmbeddedDatabase> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const release = dataDir === undefined ? () => undefined : lockDataDir(dataDir);
+  try {
+    const db = await PGlite.create(dataDir === undefined ? {} : { dataDir: resolve(dataDir) });
+    const server = new PGliteServer(db);
+    const port = await server.listen(0);
+    return {
+      url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+      dataDir,
+      async stop() {
+        await server.close();
+        await db.close();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/** PGlite has no lock of its own: a second process on the same directory would corrupt it. */
+function lockDataDir(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const lock = join(dataDir, '..', `${dataDir.split(/[\\/]/).pop()}.pid`);
+  try {
+    const holder = Number(readFileSync(lock, 'utf8'));
+    if (holder && holder !== process.pid && isAlive(holder)) {
+      throw new Error(`${dataDir} is in use by process ${holder}: the embedded database serves one process; set DATABASE_URL to share a PostgreSQL`);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  writeFileSync(lock, String(process.pid));
+  return () => rmSync(lock, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,36 @@
+import { validateConfig } from '../config/app-config.js';
+
+const base = { DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/db' };
+
+describe('the RETENTION_* settings', () => {
+  it('default to a purge every hour of what is older than 8 days, 1,000 rows at a time', () => {
+    expect(validateConfig(base)).toMatchObject({
+      RETENTION_ENABLED: true, RETENTION_DAYS: 8, RETENTION_INTERVAL_MINUTES: 60, RETENTION_BATCH_SIZE: 1000,
+    });
+  });
+
+  it('are read from strings', () => {
+    expect(validateConfig({ ...base, RETENTION_ENABLED: 'false', RETENTION_DAYS: '30', RETENTION_INTERVAL_MINUTES: '5', RETENTION_BATCH_SIZE: '10000' }))
+      .toMatchObject({ RETENTION_ENABLED: false, RETENTION_DAYS: 30, RETENTION_INTERVAL_MINUTES: 5, RETENTION_BATCH_SIZE: 10_000 });
+  });
+
+  it('refuse fewer than 8 days, explaining Meta’s 7-day retry window', () => {
+    for (const days of ['7', '1', '0', '-3']) {
+      expect(() => validateConfig({ ...base, RETENTION_DAYS: days })).toThrow(
+        'RETENTION_DAYS must be at least 8: Meta retries a webhook for up to 7 days, and a key purged sooner lets a late retry be processed twice',
+      );
+    }
+  });
+
+  it.each([
+    ['RETENTION_DAYS', 'eight'],
+    ['RETENTION_DAYS', '8.5'],
+    ['RETENTION_ENABLED', 'sometimes'],
+    ['RETENTION_INTERVAL_MINUTES', '0'],
+    ['RETENTION_INTERVAL_MINUTES', '1441'],
+    ['RETENTION_BATCH_SIZE', '0'],
+    ['RETENTION_BATCH_SIZE', '10001'],
+  ])('refuse %s=%s naming the variable', (name, value) => {
+    expect(() => validateConfig({ ...base, [name]: value })).toThrow(name);
+  });
+});

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { RetentionRepository } from './retention.repository.js';
+import { RetentionService } from './retention.service.js';
+
+/**
+ * The periodic purge of finished events and delivery records (RETENTION_* settings). Part of
+ * WorkerAppModule, so it runs in the HTTP service and in every standalone worker; concurrent
+ * runs split the work between them.
+ */
+@Module({ providers: [RetentionRepository, RetentionService], exports: [RetentionService] })
+export class RetentionModule {}

@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '../prisma/prisma.service.js';
+
+/**
+ * The purge's SQL: each call deletes at most `limit` rows older than `days` days by the
+ * database's clock, and returns how many it deleted. One statement, one short transaction.
+ *
+ * Rows are chosen with FOR UPDATE SKIP LOCKED: any number of processes may purge at once,
+ * each takes rows the others have not locked (no row is deleted twice, no purger waits on
+ * another), and a row that a worker, a redelivery or a replay is writing at that moment is
+ * left for a later run. FOR UPDATE also rechecks the conditions against a row's newest
+ * version, so a row that was redelivered, replayed or leased since the statement began is not
+ * deleted. No ORDER BY: any order deletes the same rows, and without one the scan stops as
+ * soon as it has a batch.
+ */
+@Injectable()
+export class RetentionRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /**
+   * Deletes finished events (processed, dead) that nothing has touched for `days` days; their
+   * recorded steps go with them (message_steps cascades). Unfinished events are never deleted,
+   * however old.
+   *
+   * An event's age counts from the LAST of:
+   * - received_at: its first delivery;
+   * - last_duplicate_at: its latest redelivery. The key must outlive every retry of the
+   *   provider, and a redelivery after the purge would be accepted as new and processed again;
+   *   a provider that is still redelivering (a broken acknowledgement path?) keeps its keys;
+   * - processed_at: when it was processed, which for a retried or replayed event may be days
+   *   after its arrival, so an operator still finds it RETENTION_DAYS after it last changed;
+   * - due_at: set at every lease and failure (to the lease's expiry or the retry time that
+   *   would have followed), so never before the event's last attempt. It is the only trace of
+   *   when a dead event died, as nothing else records that.
+   * GREATEST ignores NULLs. As that age is never older than received_at, `received_at < cutoff`
+   * is implied; stating it makes the candidates an index range (messages_status_received_at_idx
+   * or messages_received_at_message_id_idx, as the planner likes), so a batch reads about as
+   * many rows as it deletes instead of scanning the table. No new index is needed.
+   */
+  purgeFinishedEvents(days: number, limit: number): Promise<number> {
+    return this.prisma.$executeRaw`
+      WITH doomed AS MATERIALIZED (
+        SELECT message_id FROM messages
+        WHERE status IN ('processed', 'dead')
+          AND received_at < now() - make_interval(days => ${days}::int)
+          AND greatest(received_at, last_duplicate_at, processed_at, due_at) < now() - make_interval(days => ${days}::int)
+        LIMIT ${limit}::int
+        FOR UPDATE SKIP LOCKED
+      )
+      DELETE FROM messages AS m USING doomed WHERE m.message_id = doomed.message_id`;
+  }
+
+  /**
+   * Deletes delivery records that have not changed for `days` days (updated_at moves only when
+   * a value does), found through deliveries_updated_at_idx. A status reported after that makes
+   * a new record holding that status alone (the merge in DeliveriesRepository accepts any order).
+   */
+  purgeDeliveryRecords(days: number, limit: number): Promise<number> {
+    return this.prisma.$executeRaw`
+      WITH doomed AS MATERIALIZED (
+        SELECT wamid FROM deliveries
+        WHERE updated_at < now() - make_interval(days => ${days}::int)
+        LIMIT ${limit}::int
+        FOR UPDATE SKIP LOCKED
+      )
+      DELETE FROM deliveries AS d USING doomed WHERE d.wamid = doomed.wamid`;
+  }
+}
