@@ -1,6 +1,5 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PGliteServer } from './pglite-server.js';
 
 /** Where `npm start` keeps its data when no DATABASE_URL is set (git-ignored). */
 export const EMBEDDED_DATA_DIR = '.data/pglite';
@@ -13,22 +12,25 @@ export interface EmbeddedDatabase {
 }
 
 /**
- * PostgreSQL compiled to WebAssembly (PGlite), served over the wire protocol on a loopback
+ * PostgreSQL compiled to WebAssembly (PGlite), served over the wire protocol (pglite-socket) on a loopback
  * port, so the same Prisma adapter, SQL and migrations run on it. `dataDir` persists it;
  * without one it lives in memory (tests).
  */
 export async function startEmbeddedDatabase(dataDir?: string): Promise<EmbeddedDatabase> {
   const { PGlite } = await import('@electric-sql/pglite');
+  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   const release = dataDir === undefined ? () => undefined : lockDataDir(dataDir);
   try {
     const db = await PGlite.create(dataDir === undefined ? {} : { dataDir: resolve(dataDir) });
-    const server = new PGliteServer(db);
-    const port = await server.listen(0);
+    // One backend behind every connection: the server queues messages and keeps a transaction's
+    // statements together. Connections are cheap here; the limit only guards against leaks.
+    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 100 });
+    await server.start();
     return {
-      url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+      url: `postgresql://postgres@${server.getServerConn()}/postgres`,
       dataDir,
       async stop() {
-        await server.close();
+        await server.stop();
         await db.close();
         release();
       },
