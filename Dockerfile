@@ -14,13 +14,15 @@ COPY prisma ./prisma
 COPY prisma.config.ts ./
 # The postinstall (scripts/prisma-generate.mjs) generates the client into src/generated/prisma; .dockerignore keeps
 # any local copy out of the context so that `COPY src` cannot replace it. No database and no Prisma engine needed.
+# No install-time telemetry from dependencies (@scarf/scarf).
+ENV SCARF_ANALYTICS=false
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json nest-cli.json ./
 COPY src ./src
 RUN npm run build
 
 FROM node:22-bookworm-slim AS runtime
-ENV NODE_ENV=production
+ENV NODE_ENV=production SCARF_ANALYTICS=false
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts ./scripts

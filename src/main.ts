@@ -20,11 +20,14 @@ try {
   process.exit(1);
 }
 
-const app = await createApp().catch((error: Error) => {
-  // A refusal to start (e.g. no INSPECTION_API_KEY in production) reads as one line, not a stack.
-  console.error(`cannot start: ${error.message}`);
-  process.exit(1);
-});
+// Module init runs here, not in listen(), so a refusal to start (e.g. no INSPECTION_API_KEY in
+// production) reads as one line, not a stack trace.
+const app = await createApp()
+  .then((created) => created.init())
+  .catch((error: Error) => {
+    console.error(`cannot start: ${error.message}`);
+    process.exit(1);
+  });
 const config = app.get(AppConfig);
 const server = await app.listen(config.PORT);
 // Keep-alive longer than typical load balancers' idle timeout, so they never reuse a closed socket.

@@ -19,3 +19,15 @@ describe('starting with a wrong configuration', () => {
     expect(result.stderr).toContain(variable);
   });
 });
+
+describe('starting in production', () => {
+  it.each([
+    [{ NODE_ENV: 'production' }, 'DATABASE_URL is required when NODE_ENV=production'],
+    [{ NODE_ENV: 'production', DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/none', MIGRATE_ON_START: 'false' }, 'INSPECTION_API_KEY must be set'],
+  ])('refuses what only development may do, in one line (%o)', (env, message) => {
+    const result = start(env);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+});

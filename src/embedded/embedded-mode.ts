@@ -7,6 +7,7 @@ import { EMBEDDED_DATA_DIR, startEmbeddedDatabase, type EmbeddedDatabase } from 
  */
 export async function useEmbeddedDatabaseIfUnconfigured(env: NodeJS.ProcessEnv): Promise<EmbeddedDatabase | null> {
   if (env.DATABASE_URL) return null;
+  if (env.NODE_ENV === 'production') throw new Error('DATABASE_URL is required when NODE_ENV=production (the embedded database is for development)');
   const embedded = await startEmbeddedDatabase(env.EMBEDDED_DATA_DIR || EMBEDDED_DATA_DIR);
   env.DATABASE_URL = embedded.url;
   env.DB_POOL_SIZE ??= '4';

@@ -22,7 +22,9 @@ interface LeasedRow {
 /**
  * The messages table as a work queue. Every write after the lease matches the lease token,
  * so a worker that lost its lease (it expired and another worker took the event) changes
- * nothing: the new owner's result stands.
+ * nothing: the new owner's result stands. A token exists only while its lease does (every
+ * way out of `processing` clears it), so writes match on it alone: adding `status =
+ * 'processing'` lets the planner pick the partial due index, which is slow over a backlog.
  */
 @Injectable()
 export class WorkQueueRepository {
@@ -78,7 +80,6 @@ export class WorkQueueRepository {
           AS i(message_id, token, step, result, attempt, finish)
       ), owned AS (
         SELECT i.* FROM input i JOIN messages m ON m.message_id = i.message_id AND m.lease_token = i.token
-        WHERE m.status = 'processing'
         ORDER BY i.message_id
         FOR UPDATE OF m
       ), recorded AS (
@@ -106,7 +107,7 @@ export class WorkQueueRepository {
         last_error = f.error, lease_token = NULL, leased_by = NULL
       FROM unnest(${failures.map((f) => f.key)}::text[], ${failures.map((f) => f.leaseToken)}::uuid[],
         ${failures.map((f) => f.error)}::text[], ${failures.map((f) => f.delayMs)}::int[]) AS f(message_id, token, error, delay_ms)
-      WHERE m.message_id = f.message_id AND m.lease_token = f.token AND m.status = 'processing'
+      WHERE m.message_id = f.message_id AND m.lease_token = f.token
       RETURNING m.message_id, m.status::text`;
     const outcomes = new Map<string, FailureOutcome>(failures.map((f) => [f.key, 'lease-lost']));
     for (const row of rows) outcomes.set(row.message_id, row.status);
@@ -124,7 +125,7 @@ export class WorkQueueRepository {
         status = (CASE WHEN m.attempts <= 1 THEN 'received' ELSE 'failed' END)::message_status,
         attempts = greatest(m.attempts - 1, 0), due_at = now(), lease_token = NULL, leased_by = NULL
       FROM unnest(${leases.map((l) => l.key)}::text[], ${leases.map((l) => l.leaseToken)}::uuid[]) AS r(message_id, token)
-      WHERE m.message_id = r.message_id AND m.lease_token = r.token AND m.status = 'processing'`;
+      WHERE m.message_id = r.message_id AND m.lease_token = r.token`;
   }
 }
 
