@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import pg from 'pg';
 import { createDatabase, dropDatabase, withClient, cpuMeter } from './procs.mjs';
+import { numberList, parseOptions } from './options.mjs';
 import { pct, round, table, writeResults } from './report.mjs';
 
 const MIGRATIONS = new URL('../prisma/migrations/', import.meta.url);
@@ -82,17 +83,9 @@ const MODES = {
 };
 
 function parseArgs(argv) {
-  const o = { ...DEFAULTS };
-  for (let i = 0; i < argv.length; i++) {
-    if (!argv[i].startsWith('--')) throw new Error(`unexpected argument ${argv[i]}`);
-    let [k, v] = argv[i].slice(2).split(/=(.*)/s);
-    if (v === undefined) v = argv[i + 1] === undefined || argv[i + 1].startsWith('--') ? true : argv[++i];
-    if (!(k in DEFAULTS) && k !== 'json') throw new Error(`unknown option --${k}`);
-    o[k] = v;
-  }
-  const list = (s) => String(s).split(',').map(Number);
-  o.batchList = list(o.batches);
-  o.connectionList = list(o.connections);
+  const o = parseOptions(argv, DEFAULTS);
+  o.batchList = numberList(o.batches);
+  o.connectionList = numberList(o.connections);
   o.modeList = String(o.modes).split(',');
   for (const m of o.modeList) if (!MODES[m]) throw new Error(`unknown mode ${m} (known: ${Object.keys(MODES).join(', ')})`);
   for (const k of ['duration', 'warmup', 'payload', 'prefill', 'max-other']) o[k] = Number(o[k]);

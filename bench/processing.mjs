@@ -7,6 +7,7 @@
 // See bench/README.md ("Processing").
 import { fileURLToPath } from 'node:url';
 import { createDatabase, dropDatabase, startNode, stopNode, startDownstream, cpuMeter, withClient, staleDist } from './procs.mjs';
+import { numberList, parseOptions } from './options.mjs';
 import { ingest, holdRows, listenersUp, untilSettled, statusCounts, openLoop, dist } from './processing-phases.mjs';
 import { round, writeResults } from './report.mjs';
 import { report } from './processing-report.mjs';
@@ -16,16 +17,8 @@ const DEFAULTS = { events: 20000, workers: '1,2', concurrency: 16, batch: 100, r
 const SECRET = 'bench-forward-secret';
 
 function parseArgs(argv) {
-  const o = { ...DEFAULTS };
-  for (let i = 0; i < argv.length; i++) {
-    if (!argv[i].startsWith('--')) throw new Error(`unexpected argument ${argv[i]}`);
-    let [k, v] = argv[i].slice(2).split(/=(.*)/s);
-    if (v === undefined) v = argv[i + 1] === undefined || argv[i + 1].startsWith('--') ? true : argv[++i];
-    if (!(k in DEFAULTS) && k !== 'json') throw new Error(`unknown option --${k}`);
-    o[k] = v;
-  }
-  const list = (s) => String(s).split(',').map(Number);
-  o.workerCounts = list(o.workers); o.rateList = o.rates === 'none' ? [] : list(o.rates);
+  const o = parseOptions(argv, DEFAULTS);
+  o.workerCounts = numberList(o.workers); o.rateList = o.rates === 'none' ? [] : numberList(o.rates);
   for (const k of ['events', 'concurrency', 'batch', 'lag-seconds', 'size', 'rounds', 'timeout']) o[k] = Number(o[k]);
   for (const v of [...o.workerCounts, ...o.rateList, o.events, o.concurrency, o.batch, o['lag-seconds'], o.rounds, o.timeout]) {
     if (!(v > 0)) throw new Error(`bad number in options: ${v}`);

@@ -1,8 +1,6 @@
-import pg from 'pg';
 import { readMigrationFiles } from '../src/migrations/migration-files.js';
 import { applyMigrations } from '../src/migrations/migrator.js';
-import { createTestDatabase, type TestDatabase } from './support/test-database.js';
-import { startTestApp, useServiceWithDatabase, type TestApp } from './support/test-app.js';
+import { useServiceWithDatabase } from './support/test-app.js';
 
 interface Answer {
   status: number;
@@ -12,21 +10,6 @@ interface Answer {
 async function get(baseUrl: string, path: string): Promise<Answer> {
   const res = await fetch(`${baseUrl}${path}`);
   return { status: res.status, body: await res.json() };
-}
-
-/**
- * A statement on a connection of its own, closed before it returns. (Not TestDatabase.query:
- * its pool's idle connections can still be open when drop() forces the database away, and
- * the pool then raises an unhandled 'error' that fails whichever test runs.)
- */
-async function sql<T extends pg.QueryResultRow = pg.QueryResultRow>(db: TestDatabase, text: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: db.url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, params)).rows;
-  } finally {
-    await client.end();
-  }
 }
 
 const quiet = { log: () => undefined, warn: () => undefined };
@@ -59,34 +42,24 @@ describe('GET /health and /health/ready on a migrated database', () => {
   it('keeps the all-applied answer (migrations do not un-apply) but asks the database every time', async () => {
     expect((await get(ctx.service.baseUrl, '/health/ready')).status).toBe(200);
     // Were the bookkeeping read again, every migration would now look pending.
-    await sql(ctx.db, 'ALTER TABLE "_prisma_migrations" RENAME TO "_prisma_migrations_hidden"');
+    await ctx.db.query('ALTER TABLE "_prisma_migrations" RENAME TO "_prisma_migrations_hidden"');
     try {
       const ready = await get(ctx.service.baseUrl, '/health/ready');
       expect(ready.status).toBe(200);
       expect(ready.body.details.migrations).toMatchObject({ status: 'up' });
     } finally {
-      await sql(ctx.db, 'ALTER TABLE "_prisma_migrations_hidden" RENAME TO "_prisma_migrations"');
+      await ctx.db.query('ALTER TABLE "_prisma_migrations_hidden" RENAME TO "_prisma_migrations"');
     }
   });
 });
 
 describe('a service started with MIGRATE_ON_START=false on an empty database', () => {
-  let db: TestDatabase;
-  let service: TestApp;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    service = await startTestApp({ DATABASE_URL: db.url, MIGRATE_ON_START: 'false' });
-  });
-  afterAll(async () => {
-    await service?.close();
-    await db?.drop();
-  });
+  const ctx = useServiceWithDatabase({ MIGRATE_ON_START: 'false' });
 
   it('is live but not ready, naming every pending migration, until they are applied', async () => {
-    expect((await get(service.baseUrl, '/health')).status).toBe(200);
+    expect((await get(ctx.service.baseUrl, '/health')).status).toBe(200);
 
-    const before = await get(service.baseUrl, '/health/ready');
+    const before = await get(ctx.service.baseUrl, '/health/ready');
     expect(before.status).toBe(503);
     expect(before.body.status).toBe('error');
     expect(before.body.details.database).toMatchObject({ status: 'up' });
@@ -94,46 +67,36 @@ describe('a service started with MIGRATE_ON_START=false on an empty database', (
       migrations: { status: 'down', pending: committed, message: expect.stringMatching(/not applied/) },
     });
     // Checking does not create the bookkeeping table: readiness only reads.
-    expect(await sql(db, `SELECT to_regclass('"_prisma_migrations"') AS t`)).toEqual([{ t: null }]);
+    expect(await ctx.db.query(`SELECT to_regclass('"_prisma_migrations"') AS t`)).toEqual([{ t: null }]);
 
-    expect(await applyMigrations(db.url, quiet)).toEqual(committed);
+    expect(await applyMigrations(ctx.db.url, quiet)).toEqual(committed);
 
-    const after = await get(service.baseUrl, '/health/ready');
+    const after = await get(ctx.service.baseUrl, '/health/ready');
     expect(after.status).toBe(200);
     expect(after.body.details).toMatchObject({ database: { status: 'up' }, migrations: { status: 'up' } });
-    expect((await get(service.baseUrl, '/health')).status).toBe(200);
+    expect((await get(ctx.service.baseUrl, '/health')).status).toBe(200);
   });
 });
 
 describe('a database where a committed migration failed', () => {
-  let db: TestDatabase;
-  let service: TestApp;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    service = await startTestApp({ DATABASE_URL: db.url, MIGRATE_ON_START: 'false' });
-  });
-  afterAll(async () => {
-    await service?.close();
-    await db?.drop();
-  });
+  const ctx = useServiceWithDatabase({ MIGRATE_ON_START: 'false' });
 
   it('is not ready and names the failed migration; an unfinished migration of a newer release does not count', async () => {
-    await applyMigrations(db.url, quiet);
+    await applyMigrations(ctx.db.url, quiet);
     const last = committed[committed.length - 1];
     // As `prisma migrate deploy` leaves it: started, neither finished nor rolled back.
-    await sql(db, 'DELETE FROM "_prisma_migrations" WHERE migration_name = $1', [last]);
-    await sql(
-      db,
-      `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, logs) VALUES ($1, 'x', $2, 'boom'), ($3, 'y', '29991231000000_from_a_newer_release', NULL)`,
+    await ctx.db.query('DELETE FROM "_prisma_migrations" WHERE migration_name = $1', [last]);
+    await ctx.db.query(
+      `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, logs)
+       VALUES ($1, 'x', $2, 'boom'), ($3, 'y', '29991231000000_from_a_newer_release', NULL)`,
       ['00000000-0000-0000-0000-000000000001', last, '00000000-0000-0000-0000-000000000002'],
     );
 
-    const ready = await get(service.baseUrl, '/health/ready');
+    const ready = await get(ctx.service.baseUrl, '/health/ready');
     expect(ready.status).toBe(503);
     expect(ready.body.error.migrations).toMatchObject({ status: 'down', pending: [last], failed: [last] });
 
-    await sql(db, 'UPDATE "_prisma_migrations" SET finished_at = now() WHERE migration_name = $1', [last]);
-    expect((await get(service.baseUrl, '/health/ready')).status).toBe(200);
+    await ctx.db.query('UPDATE "_prisma_migrations" SET finished_at = now() WHERE migration_name = $1', [last]);
+    expect((await get(ctx.service.baseUrl, '/health/ready')).status).toBe(200);
   });
 });

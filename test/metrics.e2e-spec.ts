@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
-import { startDownstream, type Downstream, type Reply } from './support/downstream.js';
+import type { Reply } from './support/downstream.js';
 import { eventually } from './support/eventually.js';
 import { fixture, metaText, uniqueId } from './support/payloads.js';
-import { postWebhook, startTestApp, type TestApp } from './support/test-app.js';
-import { createTestDatabase, type TestDatabase } from './support/test-database.js';
+import { useServiceWithDownstream } from './support/forwarding.js';
+import { postWebhook } from './support/test-app.js';
 
 const APP_SECRET = 'meta-app-secret-for-metrics';
 
@@ -84,12 +84,6 @@ function sumOf(exposition: Exposition, name: string, labels: Record<string, stri
 
 // ---------------------------------------------------------------------------------------------
 
-interface Setup {
-  db: TestDatabase;
-  app: TestApp;
-  downstream: Downstream;
-}
-
 /** Events whose text says "fail-once" are answered 500 on their first forward, 200 after. */
 const failedOnce = new Set<string>();
 const reply = (_n: number, req: { body: string; headers: Record<string, unknown> }): Reply => {
@@ -101,23 +95,7 @@ const reply = (_n: number, req: { body: string; headers: Record<string, unknown>
   return { status: 200 };
 };
 
-const ctx = {} as Setup;
-beforeAll(async () => {
-  ctx.db = await createTestDatabase();
-  ctx.downstream = await startDownstream(reply);
-  ctx.app = await startTestApp({
-    DATABASE_URL: ctx.db.url,
-    WORKER_ENABLED: 'true',
-    FORWARD_URL: ctx.downstream.url,
-    WHATSAPP_APP_SECRET: APP_SECRET,
-    RETRY_BASE_MS: '50',
-  });
-});
-afterAll(async () => {
-  await ctx.app?.close();
-  await ctx.downstream?.close();
-  await ctx.db?.drop();
-});
+const ctx = useServiceWithDownstream(reply, { WHATSAPP_APP_SECRET: APP_SECRET, RETRY_BASE_MS: '50' });
 
 async function scrape(): Promise<Exposition> {
   const res = await fetch(`${ctx.app.baseUrl}/metrics`);

@@ -1,43 +1,30 @@
-import { startDownstream, type Downstream, type Reply } from './support/downstream.js';
+import type { Reply } from './support/downstream.js';
 import { eventually } from './support/eventually.js';
 import { metaText, uniqueId } from './support/payloads.js';
-import { postWebhook, startTestApp, type TestApp } from './support/test-app.js';
-import { createTestDatabase, type TestDatabase } from './support/test-database.js';
+import { useServiceWithDownstream } from './support/forwarding.js';
+import { postWebhook } from './support/test-app.js';
 
 /** The downstream answers per Idempotency-Key; keys not listed get 200. */
 const behaviour = new Map<string, (n: number) => Reply>();
-let db: TestDatabase;
-let downstream: Downstream;
-let service: TestApp;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  downstream = await startDownstream((_, req) => {
+const ctx = useServiceWithDownstream(
+  (_, req) => {
     const key = String(req.headers['idempotency-key']);
-    return behaviour.get(key)?.(downstream.byKey(key).length) ?? { status: 200 };
-  });
-  service = await startTestApp({
-    DATABASE_URL: db.url, WORKER_ENABLED: 'true', FORWARD_URL: downstream.url,
-    MAX_ATTEMPTS: '2', RETRY_BASE_MS: '50', LEASE_SECONDS: '5', FORWARD_TIMEOUT_MS: '3000',
-  });
-});
-afterAll(async () => {
-  await service?.close();
-  await downstream?.close();
-  await db?.drop();
-});
+    return behaviour.get(key)?.(ctx.downstream.byKey(key).length) ?? { status: 200 };
+  },
+  { MAX_ATTEMPTS: '2', RETRY_BASE_MS: '50', LEASE_SECONDS: '5', FORWARD_TIMEOUT_MS: '3000' },
+);
 
 const detail = async (key: string) => {
-  const res = await fetch(`${service.baseUrl}/messages/${encodeURIComponent(key)}`);
+  const res = await fetch(`${ctx.app.baseUrl}/messages/${encodeURIComponent(key)}`);
   return { status: res.status, body: (await res.json()) as any };
 };
 const replay = async (key: string, query = '') => {
-  const res = await fetch(`${service.baseUrl}/messages/${encodeURIComponent(key)}/replay${query}`, { method: 'POST' });
+  const res = await fetch(`${ctx.app.baseUrl}/messages/${encodeURIComponent(key)}/replay${query}`, { method: 'POST' });
   return { status: res.status, body: (await res.json()) as any };
 };
 const newEvent = async () => {
   const wamid = uniqueId();
-  await postWebhook(service.baseUrl, metaText(wamid, 'order #42'));
+  await postWebhook(ctx.app.baseUrl, metaText(wamid, 'order #42'));
   return `meta:msg:${wamid}`;
 };
 const statusOf = async (key: string) => (await detail(key)).body.status as string;
@@ -47,8 +34,8 @@ describe('the detail record', () => {
     const wamid = uniqueId();
     const key = `meta:msg:${wamid}`;
     behaviour.set(key, (n) => (n === 1 ? { status: 502 } : { status: 200 }));
-    await postWebhook(service.baseUrl, metaText(wamid, 'order #42'));
-    await postWebhook(service.baseUrl, metaText(wamid, 'order #42'));
+    await postWebhook(ctx.app.baseUrl, metaText(wamid, 'order #42'));
+    await postWebhook(ctx.app.baseUrl, metaText(wamid, 'order #42'));
     await eventually(() => statusOf(key), (s) => s === 'processed');
     const { status, body } = await detail(key);
     expect(status).toBe(200);
@@ -75,7 +62,7 @@ describe('POST /messages/{id}/replay', () => {
     expect(await replay(key)).toEqual({ status: 202, body: { id: key, status: 'received', completedSteps: [] } });
     await eventually(() => statusOf(key), (s) => s === 'processed');
     expect((await detail(key)).body).toMatchObject({ attempts: 1, steps: [{ name: 'forward', attempt: 1 }] });
-    expect(downstream.byKey(key).map((r) => r.headers['x-delivery-attempt'])).toEqual(['1', '2', '1']);
+    expect(ctx.downstream.byKey(key).map((r) => r.headers['x-delivery-attempt'])).toEqual(['1', '2', '1']);
   });
 
   it('replays a processed event only with ?from=start, which runs its steps again', async () => {
@@ -87,7 +74,7 @@ describe('POST /messages/{id}/replay', () => {
 
     expect(await replay(key, '?from=start')).toMatchObject({ status: 202, body: { completedSteps: [] } });
     await eventually(() => statusOf(key), (s) => s === 'processed');
-    expect(downstream.byKey(key)).toHaveLength(2);
+    expect(ctx.downstream.byKey(key)).toHaveLength(2);
   });
 
   it('answers 409 while the event is being processed, and 404 for an unknown one', async () => {

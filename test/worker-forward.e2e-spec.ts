@@ -1,39 +1,15 @@
-import { isSignedWith, startDownstream, type Downstream, type Reply } from './support/downstream.js';
+import { isSignedWith, type Reply } from './support/downstream.js';
 import { eventually } from './support/eventually.js';
 import { fixture, metaText, uniqueId } from './support/payloads.js';
-import { postWebhook, startTestApp, type TestApp } from './support/test-app.js';
+import { useServiceWithDownstream } from './support/forwarding.js';
+import { postWebhook } from './support/test-app.js';
 import { createTestDatabase, EMBEDDED, type TestDatabase } from './support/test-database.js';
 
 const SECRET = 'forward-secret-123';
 
-interface Setup {
-  db: TestDatabase;
-  app: TestApp;
-  downstream: Downstream;
-}
-
-/** A fresh database, a downstream answering `reply`, and the service with its worker forwarding there. */
-function useForwarding(reply: (n: number) => Reply, env: Record<string, string> = {}): Setup {
-  const setup = {} as Setup;
-  beforeAll(async () => {
-    setup.db = await createTestDatabase();
-    setup.downstream = await startDownstream(reply);
-    setup.app = await startTestApp({
-      DATABASE_URL: setup.db.url,
-      WORKER_ENABLED: 'true',
-      FORWARD_URL: setup.downstream.url,
-      FORWARD_SECRET: SECRET,
-      RETRY_BASE_MS: '200',
-      ...env,
-    });
-  });
-  afterAll(async () => {
-    await setup.app?.close();
-    await setup.downstream?.close();
-    await setup.db?.drop();
-  });
-  return setup;
-}
+/** The service forwarding to a downstream answering `reply`, signed with SECRET, retries from 200 ms. */
+const useForwarding = (reply: (n: number) => Reply, env: Record<string, string> = {}) =>
+  useServiceWithDownstream(reply, { FORWARD_SECRET: SECRET, RETRY_BASE_MS: '200', ...env });
 
 const rowOf = async (db: TestDatabase, key: string) => (await db.query('SELECT * FROM messages WHERE message_id = $1', [key]))[0];
 const stepsOf = (db: TestDatabase, key: string) => db.query('SELECT step, result, attempt FROM message_steps WHERE message_id = $1 ORDER BY completed_at', [key]);
