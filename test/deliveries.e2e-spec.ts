@@ -43,6 +43,8 @@ const applyAll = async (updates: DeliveryUpdate[]) => {
   return results;
 };
 
+const find = async (wamid: string, provider: DeliveryUpdate['provider'] = 'meta') => (await deliveries.findAll(wamid, provider))[0] ?? null;
+
 /** The merged values, without the wamid and bookkeeping times, to compare records of different messages. */
 const valuesOf = ({ wamid: _wamid, createdAt: _created, updatedAt: _updated, ...values }: DeliveryRecord) => values;
 const noTimes = { sentAt: null, deliveredAt: null, readAt: null, playedAt: null, failedAt: null };
@@ -52,7 +54,7 @@ describe('the delivery record', () => {
     const wamid = newWamid();
     const results = await applyAll([update(wamid, 'read', minute(3)), update(wamid, 'delivered', minute(2)), update(wamid, 'sent', minute(1))]);
     expect(results).toEqual(['read', 'read', 'read']);
-    expect(await deliveries.find(wamid)).toEqual({
+    expect(await find(wamid)).toEqual({
       wamid, provider: 'meta', recipient: '16505551234', status: 'read', error: null,
       sentAt: minute(1), deliveredAt: minute(2), readAt: minute(3), playedAt: null, failedAt: null,
       createdAt: expect.any(Date), updatedAt: expect.any(Date),
@@ -62,13 +64,13 @@ describe('the delivery record', () => {
   it('is left exactly as it was by repeated statuses, updated_at included', async () => {
     const wamid = newWamid();
     await applyAll([update(wamid, 'sent', minute(1)), update(wamid, 'delivered', minute(2))]);
-    const before = await deliveries.find(wamid);
+    const before = await find(wamid);
     // A redelivery may carry a later time for the same status; the first report stands.
     const results = await applyAll([
       update(wamid, 'delivered', minute(2)), update(wamid, 'sent', minute(1)), update(wamid, 'delivered', minute(9)), update(wamid, 'sent', null),
     ]);
     expect(results).toEqual(['delivered', 'delivered', 'delivered', 'delivered']);
-    expect(await deliveries.find(wamid)).toEqual(before);
+    expect(await find(wamid)).toEqual(before);
     expect(before).toMatchObject({ status: 'delivered', sentAt: minute(1), deliveredAt: minute(2) });
   });
 
@@ -81,7 +83,7 @@ describe('the delivery record', () => {
     ]);
     expect(results).toEqual(['sent', 'failed', 'failed', 'failed', 'failed']);
     // The later reports are still recorded as times: the record would hold them had they come first.
-    expect(valuesOf((await deliveries.find(wamid))!)).toEqual({
+    expect(valuesOf((await find(wamid))!)).toEqual({
       provider: 'meta', recipient: '16505551234', status: 'failed', error: '131026 Message undeliverable: Recipient is not on WhatsApp.',
       sentAt: minute(1), deliveredAt: minute(3), readAt: minute(4), playedAt: null, failedAt: minute(2),
     });
@@ -91,7 +93,7 @@ describe('the delivery record', () => {
     const wamid = newWamid();
     expect(await applyAll([update(wamid, 'read', minute(1)), update(wamid, 'played', minute(2)), update(wamid, 'read', minute(3))]))
       .toEqual(['read', 'played', 'played']);
-    expect(await deliveries.find(wamid)).toMatchObject({ status: 'played', readAt: minute(1), playedAt: minute(2) });
+    expect(await find(wamid)).toMatchObject({ status: 'played', readAt: minute(1), playedAt: minute(2) });
   });
 
   it('is the same after every order of sent, delivered and read', async () => {
@@ -102,7 +104,7 @@ describe('the delivery record', () => {
       const wamid = newWamid();
       const updates = order.map((i) => update(wamid, ...statuses[i]!));
       await applyAll([...updates, ...updates.reverse()]);
-      records.push(valuesOf((await deliveries.find(wamid))!));
+      records.push(valuesOf((await find(wamid))!));
     }
     const expected = {
       provider: 'meta', recipient: '16505551234', status: 'read', error: null,
@@ -125,7 +127,7 @@ describe('the delivery record', () => {
     // Each caller sees its own status or a later one, never an earlier one.
     results.forEach((result, i) => expect(order.indexOf(result)).toBeGreaterThanOrEqual(order.indexOf(shuffled[i]!.status)));
     expect(results).toContain('played');
-    expect(valuesOf((await deliveries.find(wamid))!)).toEqual({
+    expect(valuesOf((await find(wamid))!)).toEqual({
       provider: 'meta', recipient: '16505551234', status: 'played', error: null,
       sentAt: minute(1), deliveredAt: minute(2), readAt: minute(3), playedAt: minute(4), failedAt: null,
     });
@@ -135,14 +137,23 @@ describe('the delivery record', () => {
     const wamid = newWamid();
     const before = Date.now();
     await deliveries.apply(update(wamid, 'delivered', null, { provider: 'wasender', recipient: null }));
-    const record = (await deliveries.find(wamid))!;
+    const record = (await find(wamid))!;
     expect(record).toMatchObject({ provider: 'wasender', recipient: null, status: 'delivered', ...noTimes, deliveredAt: expect.any(Date) });
     expect(record.deliveredAt!.getTime()).toBeGreaterThanOrEqual(before - 1000);
     expect(record.deliveredAt!.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
   });
 
   it('is null for a message it has never heard of', async () => {
-    expect(await deliveries.find('wamid.unknown')).toBeNull();
+    expect(await find('wamid.unknown')).toBeNull();
+  });
+
+  it("is kept per source: another source's status for the same id never moves it", async () => {
+    const wamid = newWamid();
+    await applyAll([update(wamid, 'delivered', minute(2))]);
+    expect(await applyAll([update(wamid, 'failed', minute(3), { provider: 'generic', error: 'forged' })])).toEqual(['failed']);
+    expect(await find(wamid)).toMatchObject({ provider: 'meta', status: 'delivered', error: null, failedAt: null });
+    expect(await find(wamid, 'generic')).toMatchObject({ provider: 'generic', status: 'failed' });
+    expect((await deliveries.findAll(wamid)).map((r) => r.provider)).toEqual(['meta', 'generic']);
   });
 });
 
@@ -151,10 +162,13 @@ describe('the delivery record', () => {
 class TestPrismaModule {}
 
 describe('the delivery-status step', () => {
-  const metaStatus = (wamid: string, status: string, timestamp: string) => parseDelivery({
-    object: 'whatsapp_business_account',
-    entry: [{ id: 'W', changes: [{ field: 'messages', value: { statuses: [{ id: wamid, status, timestamp, recipient_id: '16505551234' }] } }] }],
-  }).events[0]!;
+  const metaStatus = (wamid: string, status: string, timestamp: string) => ({
+    ...parseDelivery({
+      object: 'whatsapp_business_account',
+      entry: [{ id: 'W', changes: [{ field: 'messages', value: { statuses: [{ id: wamid, status, timestamp, recipient_id: '16505551234' }] } }] }],
+    }).events[0]!,
+    authenticated: true,
+  });
 
   it('is discovered as the worker step delivery-status, order 10, and records what the events say', async () => {
     const app = await Test.createTestingModule({ imports: [TestPrismaModule, DiscoveryModule, DeliveryStatusModule] }).compile();
@@ -172,12 +186,13 @@ describe('the delivery-status step', () => {
       expect([step.appliesTo(read), step.appliesTo(delivered)]).toEqual([true, true]);
       expect(await step.run(read)).toEqual({ wamid, status: 'read' });
       expect(await step.run(delivered)).toEqual({ wamid, status: 'read' });
-      expect(await deliveries.find(wamid)).toMatchObject({
+      expect(await find(wamid)).toMatchObject({
         status: 'read', deliveredAt: new Date(1750030075_000), readAt: new Date(1750030100_000), recipient: '16505551234',
       });
 
       const message = parseDelivery({ id: 'G-IN', event: 'message', from: '1555' }).events[0]!;
-      expect(step.appliesTo(message)).toBe(false);
+      expect(step.appliesTo({ ...message, authenticated: true })).toBe(false);
+      expect(step.appliesTo({ ...read, authenticated: false })).toBe(false);
     } finally {
       await app.close();
     }

@@ -179,7 +179,7 @@ describe('the purge of finished events', () => {
     const claims = new MessagesRepository(prisma);
     const row: ClaimRow = {
       key: 'meta:msg:wamid.late', provider: 'meta', kind: 'message', type: 'text', sender: null, providerTimestamp: null, fromMe: false,
-      payload: '{}', copies: 1,
+      authenticated: true, payload: '{}', copies: 1,
     };
     await insertEvents([{ key: row.key, status: 'processed', received: 9 }]);
 

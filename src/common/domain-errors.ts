@@ -11,8 +11,28 @@ export abstract class DomainError extends Error {
 /** The delivery is not something we can take events from (400). */
 export class InvalidPayloadError extends DomainError {}
 
-/** A configured signature check failed (401). Never carries the secret or the signature. */
-export class SignatureError extends DomainError {}
+/**
+ * A delivery did not prove its origin (401): its signature header is missing, malformed, too
+ * old or wrong. Never carries the secret or the signature.
+ */
+export class SignatureError extends DomainError {
+  constructor(
+    readonly header: string,
+    readonly reason: 'missing' | 'malformed' | 'expired' | 'mismatch',
+  ) {
+    super(`${header} ${REASON_TEXT[reason]}`);
+  }
+}
+
+const REASON_TEXT = {
+  missing: 'is missing',
+  malformed: 'is malformed',
+  expired: 'is outside the accepted window (WEBHOOK_TOLERANCE_SECONDS)',
+  mismatch: 'does not match: the body was not signed with a configured secret (or was changed after signing)',
+};
+
+/** The delivery belongs to a webhook source this service does not take (403): see WEBHOOK_PROVIDERS. */
+export class SourceDisabledError extends DomainError {}
 
 /** The events could not be stored; the provider must retry (503). */
 export class StoreUnavailableError extends DomainError {

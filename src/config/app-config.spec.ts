@@ -12,7 +12,21 @@ describe('validateConfig', () => {
   it('converts numbers and booleans, and treats empty secrets as unset', () => {
     const config = validateConfig({ ...base, PORT: '8080', MIGRATE_ON_START: 'false', WHATSAPP_APP_SECRET: '' });
     expect(config).toMatchObject({ PORT: 8080, MIGRATE_ON_START: false });
-    expect(config.WHATSAPP_APP_SECRET).toBeUndefined();
+    expect(config.WHATSAPP_APP_SECRET).toEqual([]);
+  });
+
+  it('reads every secret as a comma list (rotation) and the sources as names', () => {
+    const whsec = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    const config = validateConfig({
+      ...base, WHATSAPP_APP_SECRET: 'new-app-secret, old-app-secret', GENERIC_WEBHOOK_SECRET: whsec, INSPECTION_API_KEY: 'k'.repeat(16) + ',' + 'j'.repeat(16),
+      WEBHOOK_PROVIDERS: 'meta, generic', WEBHOOK_ALLOW_UNSIGNED: 'generic', FORWARD_SECRET: `plain-secret,${whsec}`,
+    });
+    expect(config).toMatchObject({
+      WHATSAPP_APP_SECRET: ['new-app-secret', 'old-app-secret'], GENERIC_WEBHOOK_SECRET: [whsec], WEBHOOK_PROVIDERS: ['meta', 'generic'],
+      WEBHOOK_ALLOW_UNSIGNED: ['generic'], FORWARD_SECRET: ['plain-secret', whsec], WEBHOOK_TOLERANCE_SECONDS: 300,
+    });
+    expect(config.INSPECTION_API_KEY).toHaveLength(2);
+    expect(validateConfig(base).WEBHOOK_PROVIDERS).toEqual(['meta', 'wasender', 'generic']);
   });
 
   it.each([
@@ -24,6 +38,13 @@ describe('validateConfig', () => {
     [{ ...base, MIGRATE_ON_START: 'maybe' }, /MIGRATE_ON_START/],
     [{ ...base, WHATSAPP_APP_SECRET: 'short' }, /WHATSAPP_APP_SECRET/],
     [{ ...base, WEBHOOK_BODY_LIMIT: 'lots' }, /WEBHOOK_BODY_LIMIT/],
+    [{ ...base, WHATSAPP_APP_SECRET: 'long-enough-secret,short' }, /WHATSAPP_APP_SECRET/],
+    [{ ...base, WEBHOOK_PROVIDERS: 'meta,twitter' }, /WEBHOOK_PROVIDERS/],
+    [{ ...base, WEBHOOK_PROVIDERS: ' , ' }, /WEBHOOK_PROVIDERS/],
+    [{ ...base, WEBHOOK_ALLOW_UNSIGNED: 'all' }, /WEBHOOK_ALLOW_UNSIGNED/],
+    [{ ...base, GENERIC_WEBHOOK_SECRET: 'not-a-whsec-secret' }, /GENERIC_WEBHOOK_SECRET/],
+    [{ ...base, FORWARD_SECRET: 'whsec_not base64!' }, /FORWARD_SECRET/],
+    [{ ...base, WEBHOOK_TOLERANCE_SECONDS: '0' }, /WEBHOOK_TOLERANCE_SECONDS/],
   ])('rejects %o naming the variable', (env, name) => {
     expect(() => validateConfig(env)).toThrow(name);
   });

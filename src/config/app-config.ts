@@ -1,7 +1,8 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
 import { emptyToUndefined, toBoolean, toInt } from './config-transforms.js';
 import { ProcessingSettings } from './processing-settings.js';
+import { WHSEC_PATTERN } from './trust-settings.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -9,7 +10,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /**
  * Every setting the service reads, validated once at boot: a wrong value stops the start
  * with a message naming the variable. Inject this class to read configuration. The worker's,
- * steps' and retention's settings are declared in ProcessingSettings.
+ * steps' and retention's settings are declared in ProcessingSettings, the webhook sources'
+ * and the operator API's credentials in TrustSettings.
  */
 export class AppConfig extends ProcessingSettings {
   @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgresql:// connection URL' })
@@ -20,24 +22,6 @@ export class AppConfig extends ProcessingSettings {
   @Min(0)
   @Max(65535)
   PORT = 3000;
-
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  WHATSAPP_VERIFY_TOKEN?: string;
-
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @IsString()
-  @MinLength(8, { message: 'WHATSAPP_APP_SECRET is too short to be a Meta app secret' })
-  WHATSAPP_APP_SECRET?: string;
-
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @IsString()
-  @MinLength(8, { message: 'WASENDER_WEBHOOK_SECRET must be at least 8 characters' })
-  WASENDER_WEBHOOK_SECRET?: string;
 
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: LogLevel = 'info';
@@ -62,16 +46,6 @@ export class AppConfig extends ProcessingSettings {
   /** Largest accepted request body; must admit Meta's documented 3 MB. */
   @Matches(/^\d+(kb|mb)$/i, { message: 'WEBHOOK_BODY_LIMIT must look like 4mb or 512kb' })
   WEBHOOK_BODY_LIMIT = '4mb';
-
-  /**
-   * Required as `Authorization: Bearer <key>` by the inspection API (/messages, /deliveries).
-   * The HTTP service refuses to start without it when NODE_ENV=production (see InspectionModule).
-   */
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @IsString()
-  @MinLength(16, { message: 'INSPECTION_API_KEY must be at least 16 characters' })
-  INSPECTION_API_KEY?: string;
 
   @Transform(emptyToUndefined)
   @IsOptional()
@@ -98,6 +72,9 @@ export function validateConfig(env: Record<string, unknown>): AppConfig {
 function crossFieldErrors(config: AppConfig): string[] {
   const errors: string[] = [];
   if (config.AUTO_REPLY_TEXT && !config.WHATSAPP_ACCESS_TOKEN) errors.push('AUTO_REPLY_TEXT needs WHATSAPP_ACCESS_TOKEN');
+  for (const secret of config.FORWARD_SECRET) {
+    if (secret.startsWith('whsec_') && !WHSEC_PATTERN.test(secret)) errors.push('FORWARD_SECRET: a whsec_ secret must be whsec_ followed by base64');
+  }
   if (config.RETRY_MAX_MS < config.RETRY_BASE_MS) errors.push('RETRY_MAX_MS must not be below RETRY_BASE_MS');
   // An attempt is aborted when its lease nears expiry; a forward must be able to time out first.
   if (config.FORWARD_TIMEOUT_MS >= attemptDeadlineMs(config.LEASE_SECONDS)) {

@@ -6,3 +6,13 @@ export const toBoolean = ({ value }: { value: unknown }) =>
 export const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value);
 
 export const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+/**
+ * A comma-separated list, trimmed, empty items dropped; unset or blank is the empty list.
+ * Secrets are lists so that the old and the new value both work during a rotation.
+ */
+export const toList = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter((item) => item !== '') : (value ?? []);
+
+/** Same-named constraint message for every item of a list setting. */
+export const eachItem = (message: string) => ({ each: true, message });

@@ -1,9 +1,10 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
-import { emptyToUndefined, toBoolean, toInt } from './config-transforms.js';
+import { eachItem, emptyToUndefined, toBoolean, toInt, toList } from './config-transforms.js';
+import { TrustSettings } from './trust-settings.js';
 
 /** The background worker's, the built-in steps' and the retention purge's settings (part of AppConfig). */
-export class ProcessingSettings {
+export class ProcessingSettings extends TrustSettings {
   /** Run the background worker in this process; `npm run start:worker` runs it alone. */
   @Transform(toBoolean)
   @IsBoolean({ message: 'WORKER_ENABLED must be true or false' })
@@ -76,12 +77,13 @@ export class ProcessingSettings {
   @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true }, { message: 'FORWARD_URL must be an http(s):// URL' })
   FORWARD_URL?: string;
 
-  /** Signs forwarded bodies (X-Signature-256) when set. */
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @IsString()
-  @MinLength(8, { message: 'FORWARD_SECRET must be at least 8 characters' })
-  FORWARD_SECRET?: string;
+  /**
+   * Signs forwards (Standard Webhooks webhook-signature, one per secret; X-Signature-256 with
+   * the first). `whsec_<base64>` secrets sign with their decoded bytes, others with their UTF-8.
+   */
+  @Transform(toList)
+  @MinLength(8, eachItem('FORWARD_SECRET must be at least 8 characters'))
+  FORWARD_SECRET: string[] = [];
 
   @Transform(toInt)
   @IsInt({ message: 'FORWARD_TIMEOUT_MS must be an integer' })

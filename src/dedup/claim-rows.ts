@@ -15,6 +15,7 @@ export function toClaimRow(event: NormalizedEvent): ClaimRow {
     sender: event.sender,
     providerTimestamp: event.providerTimestamp,
     fromMe: event.fromMe,
+    authenticated: event.authenticated,
     payload: toStorableJson(event.raw),
     copies: 1,
   };

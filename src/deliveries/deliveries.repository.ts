@@ -3,7 +3,7 @@ import type { DeliveryStatus, DeliveryUpdate } from '../events/delivery-update.j
 import type { ProviderName } from '../events/normalized-event.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
-/** One outbound message's delivery record: the furthest status and when each was reached. */
+/** One outbound message's delivery record, as its source reported it: the furthest status and when each was reached. */
 export interface DeliveryRecord {
   wamid: string;
   provider: ProviderName;
@@ -44,7 +44,7 @@ export class DeliveriesRepository {
              CASE s WHEN 'sent' THEN t END, CASE s WHEN 'delivered' THEN t END, CASE s WHEN 'read' THEN t END,
              CASE s WHEN 'played' THEN t END, CASE s WHEN 'failed' THEN t END
       FROM u
-      ON CONFLICT (wamid) DO UPDATE SET
+      ON CONFLICT (provider, wamid) DO UPDATE SET
         status = GREATEST(d.status, EXCLUDED.status),
         sent_at = LEAST(d.sent_at, EXCLUDED.sent_at),
         delivered_at = LEAST(d.delivered_at, EXCLUDED.delivered_at),
@@ -68,7 +68,8 @@ export class DeliveriesRepository {
     return row.status;
   }
 
-  async find(wamid: string): Promise<DeliveryRecord | null> {
-    return this.prisma.delivery.findUnique({ where: { wamid } });
+  /** The records of one message id: one per source that reported a status for it (usually one). */
+  findAll(wamid: string, provider?: ProviderName): Promise<DeliveryRecord[]> {
+    return this.prisma.delivery.findMany({ where: { wamid, provider }, orderBy: { provider: 'asc' } });
   }
 }

@@ -20,6 +20,7 @@ describe('parseGenericBody', () => {
         sender: '16505551234',
         providerTimestamp: new Date(1750031000 * 1000),
         fromMe: false,
+        authenticated: false,
         raw: flat,
       },
     ]);
@@ -30,6 +31,12 @@ describe('parseGenericBody', () => {
     expect(parseGenericBody({ ...withoutId, messageId: 'm-9' })[0]?.key).toBe('generic:msg:m-9');
     expect(parseGenericBody({ ...withoutId, messageId: 77 })[0]?.key).toBe('generic:msg:77');
     expect(parseGenericBody({ ...withoutId, id: 12 })[0]?.key).toBe('generic:msg:12');
+  });
+
+  it('keys a body without an id by the verified webhook-id when there is one, before any content hash', () => {
+    const { id: _id, ...withoutId } = flat;
+    expect(parseGenericBody(withoutId, 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W')[0]?.key).toBe('generic:delivery:msg_2KWPBgLlAfxdpx2AI54pPJ85f4W');
+    expect(parseGenericBody(flat, 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W')[0]?.key).toBe('generic:msg:msg_001');
   });
 
   it('hashes from and timestamp when there is no id, so only an identical pair repeats', () => {

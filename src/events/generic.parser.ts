@@ -4,12 +4,14 @@ import { readString, readText, readTimestamp, type JsonObject } from './payload-
 
 /**
  * Flat bodies from gateways and tests: `{ event, id, timestamp, from, type, text }`.
- * One body is one event, or none when nothing in it can identify the event.
+ * One body is one event, or none when nothing in it can identify the event. `deliveryId` is
+ * the verified Standard Webhooks `webhook-id`, stable across the sender's retries: it keys
+ * an event whose body has no id of its own.
  */
-export function parseGenericBody(body: JsonObject): NormalizedEvent[] {
+export function parseGenericBody(body: JsonObject, deliveryId?: string): NormalizedEvent[] {
   const eventName = readString(body.event);
   const kind: EventKind = eventName?.toLowerCase().includes('status') ? 'status' : 'message';
-  const key = genericKey(body, kind);
+  const key = genericKey(body, kind, deliveryId);
   if (key === null) return [];
   return [
     createEvent({
@@ -25,7 +27,7 @@ export function parseGenericBody(body: JsonObject): NormalizedEvent[] {
   ];
 }
 
-function genericKey(body: JsonObject, kind: EventKind): string | null {
+function genericKey(body: JsonObject, kind: EventKind, deliveryId: string | undefined): string | null {
   const id = readText(body.id) ?? readText(body.messageId);
   if (id !== null) {
     if (kind === 'message') return buildKey('generic', 'msg', [id]);
@@ -34,6 +36,7 @@ function genericKey(body: JsonObject, kind: EventKind): string | null {
     const status = readText(body.status)?.toLowerCase();
     return buildKey('generic', 'status', status === undefined ? [id] : [id, status]);
   }
+  if (deliveryId !== undefined) return buildKey('generic', 'delivery', [deliveryId]);
   const from = body.from ?? null;
   const timestamp = body.timestamp ?? null;
   if (from === null && timestamp === null) return null;

@@ -9,7 +9,7 @@ export const MAX_KEY_LENGTH = 255;
  * The second segment of every key. With the provider in front it keeps ids from
  * different providers and kinds apart (a wamid and a WASender id may be equal strings).
  */
-export type KeyTag = 'msg' | 'status' | 'receipt' | 'other' | 'hash';
+export type KeyTag = 'msg' | 'status' | 'receipt' | 'other' | 'hash' | 'delivery';
 
 /**
  * `<provider>:<tag>:<part>:<part>…`, or `<provider>:<tag>:sha256:<hex>` when that is too long.

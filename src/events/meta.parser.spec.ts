@@ -26,6 +26,7 @@ describe('parseMetaBody', () => {
       sender: '16505551234',
       providerTimestamp: new Date(1750031000 * 1000),
       fromMe: false,
+      authenticated: false,
       raw: { field: 'messages', entryId: 'WABA1', metadata, contact, message, errors: null },
     });
   });

@@ -1,4 +1,6 @@
-export type ProviderName = 'meta' | 'wasender' | 'generic';
+/** The webhook sources this service understands; each has its own URL, verifier and parser. */
+export const PROVIDER_NAMES = ['meta', 'wasender', 'generic'] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
 export type EventKind = 'message' | 'status' | 'other';
 
 /**
@@ -18,6 +20,11 @@ export interface NormalizedEvent {
   providerTimestamp: Date | null;
   /** True for the account's own messages echoed back (WASender `key.fromMe`). */
   fromMe: boolean;
+  /**
+   * Whether the delivery proved its origin with its source's credential. Only authenticated
+   * events may change shared state (delivery records, replies); parsers leave it false.
+   */
+  authenticated: boolean;
   /** The provider's item with the context needed to process it later (stored as JSON). */
   raw: Record<string, unknown>;
 }
@@ -35,9 +42,10 @@ export const MAX_SENDER_LENGTH = 128;
  * Every parser builds its events here so the column bounds hold whatever the provider
  * sent. Cuts on code points, never inside a surrogate pair.
  */
-export function createEvent(fields: NormalizedEvent): NormalizedEvent {
+export function createEvent(fields: Omit<NormalizedEvent, 'authenticated'>): NormalizedEvent {
   return {
     ...fields,
+    authenticated: false,
     type: truncate(fields.type, MAX_TYPE_LENGTH),
     sender: fields.sender === null ? null : truncate(fields.sender, MAX_SENDER_LENGTH),
   };

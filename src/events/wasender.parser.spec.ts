@@ -29,6 +29,7 @@ describe('parseWasenderBody', () => {
         sender: '16505551234',
         providerTimestamp: new Date(1750031000 * 1000),
         fromMe: false,
+        authenticated: false,
         raw: { event: 'messages.received', timestamp: 1750031000, message },
       });
       expect(JSON.stringify(event?.raw)).not.toContain(SESSION_ID);

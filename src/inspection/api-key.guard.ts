@@ -4,17 +4,17 @@ import { UnauthorizedError } from '../common/domain-errors.js';
 import { safeEqual } from '../common/safe-equal.js';
 import { AppConfig } from '../config/app-config.js';
 
-/** With INSPECTION_API_KEY set, the inspection API wants `Authorization: Bearer <key>`. */
+/** With INSPECTION_API_KEY set, the inspection API wants `Authorization: Bearer <key>`, any of the configured keys (rotation). */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(private readonly config: AppConfig) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const key = this.config.INSPECTION_API_KEY;
-    if (key === undefined) return true;
+    const keys = this.config.INSPECTION_API_KEY;
+    if (keys.length === 0) return true;
     const header = context.switchToHttp().getRequest<Request>().header('authorization') ?? '';
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match || !safeEqual(match[1], key)) {
+    if (!match || !keys.map((key) => safeEqual(match[1], key)).includes(true)) {
       throw new UnauthorizedError(match ? 'the bearer token is not the inspection API key' : 'send Authorization: Bearer <INSPECTION_API_KEY>');
     }
     return true;

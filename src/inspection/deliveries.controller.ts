@@ -1,6 +1,7 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
 import { DeliveryDto } from './dto/delivery-response.js';
+import { DeliveryQuery } from './dto/message-queries.js';
 import { ErrorDto } from '../common/error.dto.js';
 import { InspectionApi } from './inspection-api.decorator.js';
 import { InspectionService } from './inspection.service.js';
@@ -12,10 +13,11 @@ export class DeliveriesController {
 
   @Get(':wamid')
   @ApiParam({ name: 'wamid', description: 'the outbound message id (URL-encoded)' })
-  @ApiOperation({ summary: 'The delivery record of an outbound message: furthest status and when each was reached' })
-  @ApiOkResponse({ description: 'the delivery record', type: DeliveryDto })
-  @ApiResponse({ status: 404, description: 'no status has been seen for this message', type: ErrorDto })
-  get(@Param('wamid') wamid: string): Promise<DeliveryDto> {
-    return this.inspection.delivery(wamid);
+  @ApiOperation({ summary: 'The delivery record of an outbound message, as its source reported it: furthest status and when each was reached' })
+  @ApiOkResponse({ description: 'the delivery record; `provider` is the source whose statuses built it', type: DeliveryDto })
+  @ApiResponse({ status: 404, description: 'no authenticated status has been seen for this message (from this provider)', type: ErrorDto })
+  @ApiResponse({ status: 409, description: 'several sources reported this id: choose one with ?provider=', type: ErrorDto })
+  get(@Param('wamid') wamid: string, @Query() query: DeliveryQuery): Promise<DeliveryDto> {
+    return this.inspection.delivery(wamid, query.provider);
   }
 }

@@ -17,7 +17,7 @@ export class InspectionModule implements OnModuleInit {
   constructor(private readonly config: AppConfig) {}
 
   onModuleInit(): void {
-    if (this.config.INSPECTION_API_KEY) return;
+    if (this.config.INSPECTION_API_KEY.length > 0) return;
     // The API shows message contents and phone numbers: production must not run it open.
     if (this.config.NODE_ENV === 'production') {
       throw new Error('INSPECTION_API_KEY must be set when NODE_ENV=production: the inspection API exposes message contents');

@@ -25,9 +25,17 @@ export class InspectionService {
     private readonly deliveries: DeliveriesRepository,
   ) {}
 
-  async delivery(wamid: string): Promise<DeliveryDto> {
-    const record = await this.deliveries.find(wamid);
-    if (!record) throw new NotFoundError(`no delivery record for ${wamid}`);
+  /**
+   * The delivery record of an outbound message. Records are per source; a message id reported
+   * by more than one source (rare: ids are the provider's) needs `provider` to choose.
+   */
+  async delivery(wamid: string, provider?: ProviderName): Promise<DeliveryDto> {
+    const records = await this.deliveries.findAll(wamid, provider);
+    if (records.length === 0) throw new NotFoundError(`no delivery record for ${wamid}${provider ? ` from ${provider}` : ''}`);
+    if (records.length > 1) {
+      throw new ConflictError(`${records.length} sources reported ${wamid} (${records.map((r) => r.provider).join(', ')}): choose one with ?provider=`);
+    }
+    const [record] = records;
     const iso = (d: Date | null) => d?.toISOString() ?? null;
     return {
       ...record,
@@ -80,8 +88,8 @@ export class InspectionService {
    * also re-runs completed steps, and is the only way to replay a processed event.
    */
   async replay(id: string, fromStart: boolean): Promise<ReplayAccepted> {
-    const kept = await this.messages.replay(id, fromStart ? ['dead', 'failed', 'processed'] : ['dead', 'failed'], fromStart);
-    if (kept !== null) return { id, status: 'received', completedSteps: kept };
+    const replayed = await this.messages.replay(id, fromStart ? ['dead', 'failed', 'processed'] : ['dead', 'failed'], fromStart);
+    if (replayed !== null) return { id, status: 'received', completedSteps: replayed.kept, replay: replayed.replay };
     const status = await this.messages.statusOf(id);
     if (status === null) throw new NotFoundError(`no event with id ${id}`);
     throw new ConflictError(REFUSALS[status] ?? `the event is ${status}`);
@@ -102,6 +110,7 @@ function toSummary(row: MessageRow): MessageSummary {
     type: row.type,
     from: row.sender,
     fromMe: row.from_me,
+    authenticated: row.authenticated,
     timestamp: row.provider_timestamp?.toISOString() ?? null,
     status: row.status,
     attempts: row.attempts,
@@ -110,5 +119,6 @@ function toSummary(row: MessageRow): MessageSummary {
     receivedAt: row.received_at.toISOString(),
     lastDuplicateAt: row.last_duplicate_at?.toISOString() ?? null,
     processedAt: row.processed_at?.toISOString() ?? null,
+    replays: row.replays,
   };
 }

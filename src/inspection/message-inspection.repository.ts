@@ -11,6 +11,8 @@ export interface MessageRow {
   type: string;
   sender: string | null;
   from_me: boolean;
+  authenticated: boolean;
+  replays: number;
   provider_timestamp: Date | null;
   status: MessageStatus;
   attempts: number;
@@ -29,7 +31,7 @@ export interface StepRow {
   result: unknown;
 }
 
-const SUMMARY_COLUMNS = Prisma.sql`message_id, provider::text, kind::text, type, sender, from_me, provider_timestamp, status::text,
+const SUMMARY_COLUMNS = Prisma.sql`message_id, provider::text, kind::text, type, sender, from_me, authenticated, replays, provider_timestamp, status::text,
   attempts, last_error, duplicate_count, received_at, last_duplicate_at, processed_at,
   (extract(epoch FROM received_at) * 1000000)::bigint::text AS received_at_us`;
 
@@ -85,25 +87,27 @@ export class MessageInspectionRepository {
   /**
    * Puts a finished event back to work, attempts reset, only if it is in one of `from`
    * (compare-and-set: a worker leasing it at the same moment wins or loses as a whole).
-   * `clearSteps` forgets its recovery points so every step runs again. Returns the steps
-   * kept, or null when the event was not in one of those states.
+   * `clearSteps` forgets its recovery points so every step runs again, and counts a replay:
+   * a deliberate second effect, carried out under a new key. Returns the steps kept and the
+   * replay number, or null when the event was not in one of those states.
    */
-  async replay(id: string, from: MessageStatus[], clearSteps: boolean): Promise<string[] | null> {
-    const rows = await this.prisma.$queryRaw<{ message_id: string; kept: string[] }[]>`
+  async replay(id: string, from: MessageStatus[], clearSteps: boolean): Promise<{ kept: string[]; replay: number } | null> {
+    const rows = await this.prisma.$queryRaw<{ message_id: string; kept: string[]; replays: number }[]>`
       WITH target AS (
-        UPDATE messages SET status = 'received', attempts = 0, due_at = now(), lease_token = NULL, leased_by = NULL, processed_at = NULL
+        UPDATE messages SET status = 'received', attempts = 0, due_at = now(), lease_token = NULL, leased_by = NULL, processed_at = NULL,
+          replays = replays + CASE WHEN ${clearSteps} THEN 1 ELSE 0 END
         WHERE message_id = ${id} AND status::text = ANY(${from}::text[])
-        RETURNING message_id
+        RETURNING message_id, replays
       ), cleared AS (
         DELETE FROM message_steps WHERE ${clearSteps} AND message_id IN (SELECT message_id FROM target)
       )
-      SELECT t.message_id,
+      SELECT t.message_id, t.replays,
         CASE WHEN ${clearSteps} THEN ARRAY[]::text[]
           ELSE (SELECT coalesce(array_agg(s.step ORDER BY s.completed_at), ARRAY[]::text[]) FROM message_steps s WHERE s.message_id = t.message_id) END AS kept
       FROM target t`;
     if (rows.length === 0) return null;
     await this.prisma.$executeRaw`SELECT pg_notify('messages_inbox', '')`; // wake an idle worker now
-    return rows[0].kept;
+    return { kept: rows[0].kept, replay: rows[0].replays };
   }
 
   async statusOf(id: string): Promise<MessageStatus | null> {

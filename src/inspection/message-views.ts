@@ -2,7 +2,7 @@ import type { EventKind, ProviderName } from '../events/normalized-event.js';
 
 export const MESSAGE_STATUSES = ['received', 'processing', 'processed', 'failed', 'dead'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
-export const PROVIDERS = ['meta', 'wasender', 'generic'] as const;
+export { PROVIDER_NAMES as PROVIDERS } from '../events/normalized-event.js';
 export const EVENT_KINDS = ['message', 'status', 'other'] as const;
 
 /** One row of the listing: everything but the raw payload. */
@@ -13,6 +13,8 @@ export interface MessageSummary {
   type: string;
   from: string | null;
   fromMe: boolean;
+  /** The delivery carried a valid signature of its source. */
+  authenticated: boolean;
   timestamp: string | null;
   status: MessageStatus;
   attempts: number;
@@ -21,6 +23,8 @@ export interface MessageSummary {
   receivedAt: string;
   lastDuplicateAt: string | null;
   processedAt: string | null;
+  /** Times an operator replayed it from the start. */
+  replays: number;
 }
 
 export interface StepRecordView {
@@ -66,4 +70,6 @@ export interface ReplayAccepted {
   status: 'received';
   /** Steps that will not run again (empty with ?from=start). */
   completedSteps: string[];
+  /** The replay number its effects will carry (0 unless replayed from the start). */
+  replay: number;
 }

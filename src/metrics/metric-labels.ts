@@ -6,13 +6,20 @@ import type { EventKind, ProviderName } from '../events/normalized-event.js';
  * registered @WorkerStep providers, a set fixed at boot.)
  */
 export const PROVIDER_LABELS = ['meta', 'wasender', 'generic', 'unknown'] as const satisfies readonly (ProviderName | 'unknown')[];
+export const SOURCE_LABELS = PROVIDER_LABELS.filter((p): p is ProviderName => p !== 'unknown');
 export type ProviderLabel = (typeof PROVIDER_LABELS)[number];
 
 export const EVENT_KINDS = ['message', 'status', 'other'] as const satisfies readonly EventKind[];
 
 /** What a POST /webhook ended as, from the HTTP status the provider saw. */
-export const DELIVERY_OUTCOMES = ['ok', 'invalid', 'signature_rejected', 'unavailable', 'error', 'aborted'] as const;
+export const DELIVERY_OUTCOMES = ['ok', 'invalid', 'signature_rejected', 'source_disabled', 'unavailable', 'error', 'aborted'] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+
+/** What became of one event of a delivery. */
+export const EVENT_RESULTS = ['accepted', 'duplicate', 'stale'] as const;
+
+/** Why a signature was refused. */
+export const SIGNATURE_FAILURES = ['missing', 'malformed', 'expired', 'mismatch'] as const;
 
 /** How one attempt at an event ended in this process. */
 export const PROCESSING_OUTCOMES = ['processed', 'failed', 'dead', 'lease_lost', 'released', 'error'] as const;

@@ -6,7 +6,7 @@ import type { InboxStatsRepository } from './inbox-stats.repository.js';
 import { MetricsService } from './metrics.service.js';
 
 const event = (provider: NormalizedEvent['provider'], kind: NormalizedEvent['kind']): NormalizedEvent => ({
-  key: `${provider}:${kind}:${Math.random()}`, provider, kind, type: 'text', sender: null, providerTimestamp: null, fromMe: false, raw: {},
+  key: `${provider}:${kind}:${Math.random()}`, provider, kind, type: 'text', sender: null, providerTimestamp: null, fromMe: false, authenticated: false, raw: {},
 });
 const stats = (dead: number, oldest = 0): InboxStats => ({ counts: { received: 1, processing: 0, failed: 0, dead }, oldestUnprocessedSeconds: oldest });
 
@@ -35,9 +35,9 @@ describe('MetricsService', () => {
   it('keeps its own registry: two instances do not clash and the global registry stays empty', async () => {
     const a = serviceWith(async () => stats(0)).metrics;
     const b = serviceWith(async () => stats(0)).metrics;
-    a.signatureRejected('meta');
-    expect(await valueOf(a, 'wdd_signature_rejections_total', { provider: 'meta' })).toBe(1);
-    expect(await valueOf(b, 'wdd_signature_rejections_total', { provider: 'meta' })).toBe(0);
+    a.signatureRejected('meta', 'mismatch');
+    expect(await valueOf(a, 'wdd_signature_rejections_total', { provider: 'meta', reason: 'mismatch' })).toBe(1);
+    expect(await valueOf(b, 'wdd_signature_rejections_total', { provider: 'meta', reason: 'mismatch' })).toBe(0);
     const { register } = await import('prom-client');
     expect(register.getSingleMetric('wdd_events_total')).toBeUndefined();
   });
@@ -47,6 +47,9 @@ describe('MetricsService', () => {
     expect(await valueOf(metrics, 'wdd_webhook_deliveries_total', { provider: 'unknown', outcome: 'invalid' })).toBe(0);
     expect(await valueOf(metrics, 'wdd_events_total', { provider: 'wasender', kind: 'status', result: 'duplicate' })).toBe(0);
     expect(await valueOf(metrics, 'wdd_processing_outcomes_total', { outcome: 'lease_lost' })).toBe(0);
+    expect(await valueOf(metrics, 'wdd_webhook_deliveries_total', { provider: 'generic', outcome: 'source_disabled' })).toBe(0);
+    expect(await valueOf(metrics, 'wdd_events_total', { provider: 'meta', kind: 'status', result: 'stale' })).toBe(0);
+    expect(await valueOf(metrics, 'wdd_signature_rejections_total', { provider: 'generic', reason: 'expired' })).toBe(0);
     expect(await valueOf(metrics, 'wdd_events_total', { provider: 'unknown', kind: 'message', result: 'accepted' })).toBeUndefined();
   });
 
@@ -65,9 +68,9 @@ describe('MetricsService', () => {
   it('counts claimed events by provider, kind and verdict, single events and batches alike', async () => {
     const { metrics } = serviceWith(async () => stats(0));
     const batch = [event('meta', 'message'), event('meta', 'message'), event('meta', 'status'), event('meta', 'message')];
-    metrics.eventsClaimed(batch, batch.map((e, i) => ({ id: e.key, result: i === 3 ? 'duplicate' : 'accepted' })));
+    metrics.eventsClaimed(batch, batch.map((_, i) => (i === 3 ? 'duplicate' : 'accepted')));
     const single = event('wasender', 'other');
-    metrics.eventsClaimed([single], [{ id: single.key, result: 'duplicate' }]);
+    metrics.eventsClaimed([single], ['duplicate']);
     metrics.eventsClaimed([], []);
     expect(await valueOf(metrics, 'wdd_events_total', { provider: 'meta', kind: 'message', result: 'accepted' })).toBe(2);
     expect(await valueOf(metrics, 'wdd_events_total', { provider: 'meta', kind: 'message', result: 'duplicate' })).toBe(1);

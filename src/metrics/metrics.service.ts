@@ -1,14 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
-import type { EventClaim } from '../dedup/claim-result.js';
-import type { NormalizedEvent } from '../events/normalized-event.js';
+import type { NormalizedEvent, ProviderName } from '../events/normalized-event.js';
+import type { EventResult } from '../webhooks/webhook-delivery.js';
 import { registerInboxGauges } from './inbox-gauges.js';
 import { InboxStatsRepository } from './inbox-stats.repository.js';
 import {
   DELIVERY_OUTCOMES,
   EVENT_KINDS,
+  EVENT_RESULTS,
   PROCESSING_OUTCOMES,
   PROVIDER_LABELS,
+  SIGNATURE_FAILURES,
+  SOURCE_LABELS,
   type DeliveryOutcome,
   type ProcessingOutcome,
   type ProviderLabel,
@@ -32,20 +35,20 @@ export class MetricsService {
 
   private readonly deliveries = new Counter({
     name: 'wdd_webhook_deliveries_total',
-    help: 'POST /webhook requests by detected provider (unknown: no JSON object) and outcome (ok, invalid, signature_rejected, unavailable, error, aborted).',
+    help: 'POST /webhook[/source] requests by source (from the URL, else the body; unknown: neither) and outcome (ok, invalid, signature_rejected, source_disabled, unavailable, error, aborted).',
     labelNames: ['provider', 'outcome'] as const,
     registers: [this.registry],
   });
   private readonly events = new Counter({
     name: 'wdd_events_total',
-    help: 'Events claimed from deliveries, by provider, kind and result (accepted: new; duplicate: already claimed).',
+    help: 'Events of acknowledged deliveries, by provider, kind and result (accepted: new; duplicate: already claimed; stale: provider time older than RETENTION_DAYS, not stored).',
     labelNames: ['provider', 'kind', 'result'] as const,
     registers: [this.registry],
   });
   private readonly signatureRejections = new Counter({
     name: 'wdd_signature_rejections_total',
-    help: 'Deliveries rejected because a configured signature was missing or did not match.',
-    labelNames: ['provider'] as const,
+    help: 'Deliveries refused with 401, by source and reason (missing, malformed, expired, mismatch).',
+    labelNames: ['provider', 'reason'] as const,
     registers: [this.registry],
   });
   private readonly ackDuration = new Histogram({
@@ -88,9 +91,9 @@ export class MetricsService {
     for (const provider of PROVIDER_LABELS) {
       for (const outcome of DELIVERY_OUTCOMES) this.deliveries.inc({ provider, outcome }, 0);
       if (provider === 'unknown') continue;
-      for (const kind of EVENT_KINDS) for (const result of ['accepted', 'duplicate']) this.events.inc({ provider, kind, result }, 0);
+      for (const kind of EVENT_KINDS) for (const result of EVENT_RESULTS) this.events.inc({ provider, kind, result }, 0);
     }
-    for (const provider of ['meta', 'wasender']) this.signatureRejections.inc({ provider }, 0);
+    for (const provider of SOURCE_LABELS) for (const reason of SIGNATURE_FAILURES) this.signatureRejections.inc({ provider, reason }, 0);
     for (const outcome of PROCESSING_OUTCOMES) this.processingOutcomes.inc({ outcome }, 0);
   }
 
@@ -109,16 +112,16 @@ export class MetricsService {
     this.ackDuration.observe({ provider }, seconds);
   }
 
-  /** The claim verdicts of one delivery's events (`claims[i]` is the verdict on `events[i]`). */
-  eventsClaimed(events: readonly NormalizedEvent[], claims: readonly EventClaim[]): void {
+  /** What became of one delivery's events (`results[i]` is the result of `events[i]`). */
+  eventsClaimed(events: readonly NormalizedEvent[], results: readonly EventResult[]): void {
     if (events.length === 1) {
-      this.events.inc({ provider: events[0].provider, kind: events[0].kind, result: claims[0].result });
+      this.events.inc({ provider: events[0].provider, kind: events[0].kind, result: results[0] });
       return;
     }
     // A batch (Meta sends up to 1,000 updates) has only a few label sets: add them up first.
     const totals = new Map<string, { labels: { provider: string; kind: string; result: string }; count: number }>();
     events.forEach(({ provider, kind }, i) => {
-      const result = claims[i].result;
+      const result = results[i];
       const id = `${provider}/${kind}/${result}`;
       const total = totals.get(id);
       if (total) total.count++;
@@ -127,8 +130,8 @@ export class MetricsService {
     for (const { labels, count } of totals.values()) this.events.inc(labels, count);
   }
 
-  signatureRejected(provider: ProviderLabel): void {
-    this.signatureRejections.inc({ provider });
+  signatureRejected(provider: ProviderName, reason: (typeof SIGNATURE_FAILURES)[number]): void {
+    this.signatureRejections.inc({ provider, reason });
   }
 
   /** How one attempt ended; the worker's `lease-lost` is spelled `lease_lost`. */

@@ -2,7 +2,7 @@ import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nest
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { MetricsService } from './metrics.service.js';
-import { deliveryOutcome, isWebhookPost, providerLabel } from './webhook-traffic.js';
+import { deliveryOutcome, providerLabel, webhookPostSource } from './webhook-traffic.js';
 
 /**
  * Counts and times every POST /webhook at the HTTP server, from the moment its request
@@ -29,11 +29,12 @@ export class WebhookTrafficObserver implements OnApplicationBootstrap, OnApplica
   }
 
   private readonly observe = (req: IncomingMessage & { body?: unknown }, res: ServerResponse): void => {
-    if (!isWebhookPost(req.method, req.url)) return;
+    const urlSource = webhookPostSource(req.method, req.url);
+    if (urlSource === undefined) return;
     const started = performance.now();
     res.once('close', () => {
       const seconds = (performance.now() - started) / 1000;
-      this.metrics.webhookDelivery(providerLabel(req.body), deliveryOutcome(res.statusCode, res.writableFinished), seconds);
+      this.metrics.webhookDelivery(providerLabel(urlSource, req.body), deliveryOutcome(res.statusCode, res.writableFinished), seconds);
     });
   };
 }

@@ -1,12 +1,16 @@
 import { detectProvider } from '../events/detect-provider.js';
-import type { DeliveryOutcome, ProviderLabel } from './metric-labels.js';
+import { SOURCE_LABELS, type DeliveryOutcome, type ProviderLabel } from './metric-labels.js';
 
-/** Whether a request is a webhook delivery (POST /webhook, any query string or trailing slash). */
-export function isWebhookPost(method: string | undefined, url: string | undefined): boolean {
-  if (method !== 'POST' || url === undefined) return false;
-  const end = url.indexOf('?');
-  const path = end === -1 ? url : url.slice(0, end);
-  return path === '/webhook' || path === '/webhook/';
+const WEBHOOK_PATH = /^\/webhook(?:\/([^/?]*))?\/?(?:\?|$)/;
+
+/**
+ * Whether a request is a webhook delivery (POST /webhook or /webhook/<source>, any query
+ * string or trailing slash), and which source its URL names ('' for /webhook itself).
+ */
+export function webhookPostSource(method: string | undefined, url: string | undefined): string | undefined {
+  if (method !== 'POST' || url === undefined) return undefined;
+  const match = WEBHOOK_PATH.exec(url);
+  return match ? (match[1] ?? '') : undefined;
 }
 
 /**
@@ -17,13 +21,18 @@ export function deliveryOutcome(statusCode: number, answered: boolean): Delivery
   if (!answered) return 'aborted';
   if (statusCode >= 200 && statusCode < 300) return 'ok';
   if (statusCode === 401) return 'signature_rejected';
+  if (statusCode === 403) return 'source_disabled';
   if (statusCode === 503) return 'unavailable';
   if (statusCode >= 400 && statusCode < 500) return 'invalid'; // 400, and 413/415 from the body parser
   return 'error';
 }
 
-/** The provider a parsed body came from, by the same rule the service uses; `unknown` when there is no JSON object. */
-export function providerLabel(body: unknown): ProviderLabel {
+/**
+ * The source of a delivery: the one its URL names, else the one its parsed body's shape
+ * belongs to (the rule POST /webhook uses); `unknown` for a URL naming no source, or no JSON object.
+ */
+export function providerLabel(urlSource: string, body: unknown): ProviderLabel {
+  if (urlSource !== '') return (SOURCE_LABELS as readonly string[]).includes(urlSource) ? (urlSource as ProviderLabel) : 'unknown';
   if (typeof body !== 'object' || body === null) return 'unknown';
   try {
     return detectProvider(body);

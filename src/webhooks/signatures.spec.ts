@@ -1,26 +1,31 @@
 import { createHmac } from 'node:crypto';
-import { isValidMetaSignature, isValidWasenderSignature, safeEqual } from './signatures.js';
+import { checkMetaSignature, checkWasenderSignature, safeEqual } from './signatures.js';
 
-describe('signatures', () => {
+describe('checkMetaSignature', () => {
   const body = Buffer.from('{"text":"caf\\u00e9"}');
   const signed = 'sha256=' + createHmac('sha256', 'app-secret').update(body).digest('hex');
 
-  it('accepts the HMAC of the exact bytes, in either hex case', () => {
-    expect(isValidMetaSignature(body, signed, 'app-secret')).toBe(true);
-    expect(isValidMetaSignature(body, signed.toUpperCase().replace('SHA256=', 'sha256='), 'app-secret')).toBe(true);
+  it('accepts the HMAC of the exact bytes, in either hex case, with any configured secret', () => {
+    expect(checkMetaSignature(body, signed, ['app-secret'])).toBeNull();
+    expect(checkMetaSignature(body, signed.toUpperCase().replace('SHA256=', 'sha256='), ['app-secret'])).toBeNull();
+    expect(checkMetaSignature(body, signed, ['new-app-secret', 'app-secret'])).toBeNull();
   });
 
-  it('rejects other bytes, another secret, a bare digest and a missing header', () => {
-    expect(isValidMetaSignature(Buffer.from('{"text":"café"}'), signed, 'app-secret')).toBe(false);
-    expect(isValidMetaSignature(body, signed, 'other-secret')).toBe(false);
-    expect(isValidMetaSignature(body, signed.slice('sha256='.length), 'app-secret')).toBe(false);
-    expect(isValidMetaSignature(body, undefined, 'app-secret')).toBe(false);
+  it('tells a missing, a malformed and a wrong signature apart', () => {
+    expect(checkMetaSignature(body, undefined, ['app-secret'])).toBe('missing');
+    expect(checkMetaSignature(body, 'sha256=zz', ['app-secret'])).toBe('malformed');
+    expect(checkMetaSignature(body, signed.slice('sha256='.length), ['app-secret'])).toBe('malformed');
+    expect(checkMetaSignature(Buffer.from('{"text":"café"}'), signed, ['app-secret'])).toBe('mismatch');
+    expect(checkMetaSignature(body, signed, ['other-secret'])).toBe('mismatch');
   });
+});
 
-  it('compares the WASender secret exactly', () => {
-    expect(isValidWasenderSignature('s3cret-value', 's3cret-value')).toBe(true);
-    expect(isValidWasenderSignature('s3cret-valu', 's3cret-value')).toBe(false);
-    expect(isValidWasenderSignature(undefined, 's3cret-value')).toBe(false);
+describe('checkWasenderSignature', () => {
+  it('compares against every configured secret exactly', () => {
+    expect(checkWasenderSignature('s3cret-value', ['s3cret-value'])).toBeNull();
+    expect(checkWasenderSignature('s3cret-value', ['n3w-secret-value', 's3cret-value'])).toBeNull();
+    expect(checkWasenderSignature('s3cret-valu', ['s3cret-value'])).toBe('mismatch');
+    expect(checkWasenderSignature(undefined, ['s3cret-value'])).toBe('missing');
     expect(safeEqual('', '')).toBe(true);
   });
 });

@@ -1,16 +1,20 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { ClaimVerdict, EventClaim } from '../dedup/claim-result.js';
-import type { WebhookAck } from './webhook-delivery.js';
+import type { EventResult, WebhookAck } from './webhook-delivery.js';
 
-// Response shapes of POST /webhook for the OpenAPI document.
+// Response shapes of POST /webhook and /webhook/{source} for the OpenAPI document.
 
-export class EventClaimDto implements EventClaim {
+export class EventResultDto {
   @ApiProperty({ description: 'the idempotency key', example: 'meta:msg:wamid.HBgL…' }) id!: string;
-  @ApiProperty({ enum: ['accepted', 'duplicate'] }) result!: ClaimVerdict;
+  @ApiProperty({
+    enum: ['accepted', 'duplicate', 'stale'],
+    description: 'stale: the provider time is older than RETENTION_DAYS; acknowledged but not stored or processed',
+  })
+  result!: EventResult;
 }
 
 export class WebhookAckDto implements WebhookAck {
   @ApiProperty({ description: 'events stored for the first time' }) accepted!: number;
   @ApiProperty({ description: 'events seen before (redeliveries)' }) duplicates!: number;
-  @ApiProperty({ type: [EventClaimDto] }) events!: EventClaimDto[];
+  @ApiProperty({ description: 'events too old to act on (a possible replay)' }) stale!: number;
+  @ApiProperty({ type: [EventResultDto] }) events!: EventResultDto[];
 }

@@ -1,18 +1,26 @@
 import type { EventClaim } from '../dedup/claim-result.js';
 
-/** What the controller hands over from one POST /webhook request. */
+/** What the controller hands over from one POST to a webhook URL. */
 export interface WebhookDelivery {
   /** Parsed JSON, or undefined when the body was not JSON. */
   body: unknown;
   /** The exact request bytes (signatures are computed over these). */
   rawBody: Buffer | undefined;
-  metaSignature: string | undefined;
-  wasenderSignature: string | undefined;
+  /** A request header by lower-case name. */
+  header(name: string): string | undefined;
 }
 
-/** The answer to every stored delivery: always HTTP 200, new and already-seen events alike. */
+/**
+ * What became of one event: claimed (accepted or duplicate), or ignored as stale: its provider
+ * time is older than the retention window, so it may be a replay of a delivery whose key has
+ * been purged.
+ */
+export type EventResult = EventClaim['result'] | 'stale';
+
+/** The answer to every stored delivery: always HTTP 200, new, already-seen and stale events alike. */
 export interface WebhookAck {
   accepted: number;
   duplicates: number;
-  events: EventClaim[];
+  stale: number;
+  events: Array<{ id: string; result: EventResult }>;
 }

@@ -3,11 +3,13 @@ import { InvalidPayloadError, SignatureError, VerificationFailedError } from '..
 import { AppConfig } from '../config/app-config.js';
 import { DedupService } from '../dedup/dedup.service.js';
 import { detectProvider } from '../events/detect-provider.js';
-import type { ProviderName } from '../events/normalized-event.js';
-import { parseDelivery } from '../events/parse-delivery.js';
+import type { NormalizedEvent } from '../events/normalized-event.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { isValidMetaSignature, isValidWasenderSignature, safeEqual } from './signatures.js';
-import type { WebhookAck, WebhookDelivery } from './webhook-delivery.js';
+import { safeEqual } from './signatures.js';
+import { isStale } from './stale-events.js';
+import type { InboundDelivery, WebhookSource } from './sources/webhook-source.js';
+import { WebhookSources } from './sources/webhook-sources.service.js';
+import type { EventResult, WebhookAck, WebhookDelivery } from './webhook-delivery.js';
 
 @Injectable()
 export class WebhooksService {
@@ -15,53 +17,77 @@ export class WebhooksService {
 
   constructor(
     private readonly config: AppConfig,
+    private readonly sources: WebhookSources,
     private readonly dedup: DedupService,
     private readonly metrics: MetricsService,
   ) {}
 
-  /** Meta's subscription handshake: echo the challenge when the verify token matches. */
+  /** Meta's subscription handshake: echo the challenge when the verify token is one of the configured ones. */
   verifySubscription(query: Record<string, unknown>): string {
+    this.sources.named('meta');
     const param = (name: string) => {
       const value = query[`hub.${name}`] ?? (query.hub as Record<string, unknown> | undefined)?.[name];
       return typeof value === 'string' ? value : undefined;
     };
-    const expected = this.config.WHATSAPP_VERIFY_TOKEN;
     const token = param('verify_token');
-    const challenge = param('challenge');
-    if (param('mode') !== 'subscribe' || !expected || token === undefined || !safeEqual(token, expected)) {
+    const known = token !== undefined && this.config.WHATSAPP_VERIFY_TOKEN.map((expected) => safeEqual(token, expected)).includes(true);
+    if (param('mode') !== 'subscribe' || !known) {
       throw new VerificationFailedError('hub.mode must be subscribe and hub.verify_token must match WHATSAPP_VERIFY_TOKEN');
     }
-    return challenge ?? '';
+    return param('challenge') ?? '';
   }
 
-  /** Verifies, normalizes and claims one delivery; resolves only once its events are stored. */
-  async receive(delivery: WebhookDelivery): Promise<WebhookAck> {
-    if (delivery.body === undefined || delivery.rawBody === undefined) {
-      throw new InvalidPayloadError('body is not JSON: send Content-Type application/json');
+  /**
+   * Verifies, normalizes and claims one delivery; resolves only once its events are stored.
+   * `sourceName` comes from a per-source URL; without it (POST /webhook) the body's shape
+   * picks the source, and that source's own credential verifies it.
+   */
+  async receive(delivery: WebhookDelivery, sourceName?: string): Promise<WebhookAck> {
+    const { body, rawBody } = delivery;
+    if (body === undefined || rawBody === undefined) throw new InvalidPayloadError('body is not JSON: send Content-Type application/json');
+    const shape = detectProvider(body); // 400 unless a JSON object
+    const source = sourceName === undefined ? this.sources.forShape(body) : this.sources.named(sourceName);
+    const verification = this.verify(source, { body: body as InboundDelivery['body'], rawBody, header: delivery.header });
+    if (shape !== source.name) {
+      throw new InvalidPayloadError(`the body has the ${shape} shape, not ${source.name}'s: post it to /webhook/${shape}`);
     }
-    const provider = detectProvider(delivery.body);
-    this.verifySignature(provider, delivery);
-    const { events } = parseDelivery(delivery.body, provider);
-    const claims = await this.dedup.claim(events);
-    this.metrics.eventsClaimed(events, claims);
-    const accepted = claims.filter((c) => c.result === 'accepted').length;
-    return { accepted, duplicates: claims.length - accepted, events: claims };
+    const events = source.parse(body as InboundDelivery['body'], verification);
+    if (events.length === 0) throw new InvalidPayloadError(`no event with an idempotency key in the body (${source.name} payload)`);
+    const results = await this.claimFresh(events);
+    this.metrics.eventsClaimed(events, results);
+    const count = (result: EventResult) => results.filter((r) => r === result).length;
+    return {
+      accepted: count('accepted'),
+      duplicates: count('duplicate'),
+      stale: count('stale'),
+      events: events.map((event, i) => ({ id: event.key, result: results[i] })),
+    };
   }
 
-  private verifySignature(provider: ProviderName, delivery: WebhookDelivery): void {
-    const { WHATSAPP_APP_SECRET: appSecret, WASENDER_WEBHOOK_SECRET: wasenderSecret } = this.config;
-    let valid = true;
-    if (provider === 'meta' && appSecret) {
-      valid = isValidMetaSignature(delivery.rawBody!, delivery.metaSignature, appSecret);
-    } else if (provider === 'wasender' && wasenderSecret) {
-      valid = isValidWasenderSignature(delivery.wasenderSignature, wasenderSecret);
+  private verify(source: WebhookSource, delivery: InboundDelivery) {
+    try {
+      return source.verify(delivery);
+    } catch (error) {
+      if (error instanceof SignatureError) {
+        this.metrics.signatureRejected(source.name, error.reason);
+        this.logger.warn(`rejected a ${source.name} delivery: ${error.message}`);
+      }
+      throw error;
     }
-    if (!valid) {
-      this.metrics.signatureRejected(provider);
-      const header = provider === 'meta' ? 'X-Hub-Signature-256' : 'X-Webhook-Signature';
-      const present = provider === 'meta' ? delivery.metaSignature : delivery.wasenderSignature;
-      this.logger.warn(`rejected a ${provider} delivery: ${header} ${present ? 'does not match' : 'is missing'}`);
-      throw new SignatureError(`${header} ${present ? 'does not match' : 'is missing'}`);
-    }
+  }
+
+  /** Claims the events that are not stale; stale ones are answered as such and never stored. */
+  private async claimFresh(events: NormalizedEvent[]): Promise<EventResult[]> {
+    const stale = events.map((event) => isStale(event, this.config.RETENTION_DAYS));
+    const staleCount = stale.filter(Boolean).length;
+    if (staleCount === 0) return (await this.dedup.claim(events)).map((claim) => claim.result);
+    this.logger.warn(
+      `ignored ${staleCount} ${events[0].provider} event(s) whose provider time is more than ${this.config.RETENTION_DAYS} days old ` +
+        '(RETENTION_DAYS): possibly a replayed capture; acknowledged, not stored',
+    );
+    const fresh = events.filter((_, i) => !stale[i]);
+    const claims = fresh.length > 0 ? await this.dedup.claim(fresh) : [];
+    let next = 0;
+    return stale.map((isOld) => (isOld ? 'stale' : claims[next++].result));
   }
 }

@@ -5,7 +5,7 @@ import { AppConfig } from '../config/app-config.js';
 import { redactPhoneNumbers } from '../logging/redact.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { ShutdownInterruption } from './attempt-interruptions.js';
-import { RetryLaterError } from './event-step.js';
+import { effectKey, RetryLaterError } from './event-step.js';
 import type { AttemptFailure, FailureOutcome, LeasedEvent, StepRecord } from './leased-event.js';
 import { nextRetryDelayMs } from './retry-policy.js';
 import { StepRegistry } from './step-registry.service.js';
@@ -56,8 +56,9 @@ export class EventProcessor {
         signal.throwIfAborted();
         const value = await this.metrics.timeStep(name, () =>
           step.run(event, {
-            idempotencyKey: `${event.key}:${name}`,
+            idempotencyKey: `${effectKey(event.key, leased.replay)}:${name}`,
             attempt,
+            replay: leased.replay,
             receivedAt: leased.receivedAt,
             results,
             signal,

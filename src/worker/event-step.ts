@@ -23,8 +23,12 @@ export interface StepContext {
    * `<event key>:<step name>`, the same on every attempt. A step that crashes between its
    * external effect and its record runs again: pass this key to the outside world (an
    * Idempotency-Key header, a client reference) so the second run cannot act twice.
+   * After the n-th replay from the start (a deliberate second effect) it is
+   * `<event key>:replay-<n>:<step name>`, so the outside world does not swallow it.
    */
   readonly idempotencyKey: string;
+  /** 0, or n while running the n-th operator replay from the start. */
+  readonly replay: number;
   /** 1 on the first attempt at this event. */
   readonly attempt: number;
   /** When the event was acknowledged to the provider. */
@@ -54,4 +58,12 @@ export class RetryLaterError extends Error {
     super(message);
     this.name = 'RetryLaterError';
   }
+}
+
+/**
+ * The key of one effect of an event: the event key, and for the n-th replay from the start
+ * `<event key>:replay-<n>`. Retries keep it; a deliberate replay gets a new one.
+ */
+export function effectKey(eventKey: string, replay: number): string {
+  return replay === 0 ? eventKey : `${eventKey}:replay-${replay}`;
 }

@@ -7,6 +7,8 @@ export interface LeasedEvent {
   leaseToken: string;
   /** 1 on the first attempt; a lease that expired counted as one. */
   attempt: number;
+  /** 0, or n for the n-th operator replay from the start (a deliberate second effect). */
+  replay: number;
   receivedAt: Date;
   /** Results of the steps already recorded, by step name. */
   completed: Record<string, unknown>;

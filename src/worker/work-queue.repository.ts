@@ -11,6 +11,8 @@ interface LeasedRow {
   sender: string | null;
   provider_timestamp: Date | null;
   from_me: boolean;
+  authenticated: boolean;
+  replays: number;
   payload: Record<string, unknown>;
   received_at: Date;
   attempts: number;
@@ -57,7 +59,7 @@ export class WorkQueueRepository {
         due_at = now() + ${leaseSeconds} * interval '1 second'
       FROM due
       WHERE m.message_id = due.message_id
-      RETURNING m.message_id, m.provider::text, m.kind::text, m.type, m.sender, m.provider_timestamp, m.from_me, m.payload,
+      RETURNING m.message_id, m.provider::text, m.kind::text, m.type, m.sender, m.provider_timestamp, m.from_me, m.authenticated, m.replays, m.payload,
         m.received_at, m.attempts, m.status::text, m.lease_token::text,
         (SELECT coalesce(jsonb_object_agg(s.step, s.result), '{}'::jsonb) FROM message_steps s WHERE s.message_id = m.message_id) AS completed`;
     return {
@@ -139,8 +141,10 @@ function toLeasedEvent(row: LeasedRow): LeasedEvent {
       sender: row.sender,
       providerTimestamp: row.provider_timestamp,
       fromMe: row.from_me,
+      authenticated: row.authenticated,
       raw: row.payload,
     },
+    replay: row.replays,
     leaseToken: row.lease_token!,
     attempt: row.attempts,
     receivedAt: row.received_at,

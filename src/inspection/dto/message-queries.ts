@@ -59,8 +59,19 @@ export class ListMessagesQuery {
 }
 
 export class ReplayQuery {
-  @ApiPropertyOptional({ enum: ['start'], description: 'start: forget the completed steps and run every step again' })
+  @ApiPropertyOptional({
+    enum: ['start'],
+    description: 'start: forget the completed steps and run every step again, as a deliberate second effect under a new key (<id>:replay-<n>)',
+  })
   @IsOptional()
   @IsIn(['start'])
   from?: 'start';
+}
+
+/** GET /deliveries/{wamid} query. */
+export class DeliveryQuery {
+  @ApiPropertyOptional({ enum: PROVIDERS, description: 'the source whose record to show; needed only when several sources reported the id' })
+  @IsOptional()
+  @IsIn(PROVIDERS)
+  provider?: ProviderName;
 }

@@ -22,6 +22,8 @@ export class MessageSummaryDto implements MessageSummary {
   @ApiProperty({ example: 'text' }) type!: string;
   @ApiProperty({ type: String, nullable: true, description: 'sender of a message, recipient of a status' }) from!: string | null;
   @ApiProperty() fromMe!: boolean;
+  @ApiProperty({ description: "the delivery carried a valid signature of its source; only such events change delivery records or reply" })
+  authenticated!: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when the provider says it happened' }) timestamp!: string | null;
   @ApiProperty({ enum: MESSAGE_STATUSES }) status!: MessageStatus;
   @ApiProperty() attempts!: number;
@@ -30,6 +32,7 @@ export class MessageSummaryDto implements MessageSummary {
   @ApiProperty({ format: 'date-time' }) receivedAt!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastDuplicateAt!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) processedAt!: string | null;
+  @ApiProperty({ description: 'times replayed from the start; each replay is forwarded under <id>:replay-<n>' }) replays!: number;
 }
 
 export class StepRecordDto implements StepRecordView {
@@ -70,4 +73,5 @@ export class ReplayAcceptedDto implements ReplayAccepted {
   @ApiProperty() id!: string;
   @ApiProperty({ enum: ['received'] }) status!: 'received';
   @ApiProperty({ type: [String], description: 'steps that stay done and will not run again' }) completedSteps!: string[];
+  @ApiProperty({ description: '0, or n for the n-th replay from the start: its effects carry the key <id>:replay-<n> and X-Replay: n' }) replay!: number;
 }

@@ -26,6 +26,7 @@ export class AutoReplyStep implements EventStep {
   appliesTo(event: NormalizedEvent): boolean {
     return (
       this.config.AUTO_REPLY_TEXT !== undefined &&
+      event.authenticated && // never reply to (and so spend money on) a message nobody proved came from Meta
       event.provider === 'meta' &&
       event.kind === 'message' &&
       !event.fromMe &&

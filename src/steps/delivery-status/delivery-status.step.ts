@@ -12,8 +12,10 @@ export interface DeliveryStatusResult {
 }
 
 /**
- * Keeps the delivery record of each outbound message. The merge is idempotent, so a retry
- * after a crash between the write and the step's record changes nothing.
+ * Keeps the delivery record of each outbound message, per source. The merge is idempotent, so
+ * a retry after a crash between the write and the step's record changes nothing. Only events
+ * whose delivery was authenticated may move a record: a record only moves forward (failed is
+ * terminal), so one forged status would be permanent.
  */
 @Injectable()
 @WorkerStep({ name: 'delivery-status', order: 10 })
@@ -24,7 +26,7 @@ export class DeliveryStatusStep implements EventStep {
   constructor(private readonly deliveries: DeliveriesRepository) {}
 
   appliesTo(event: NormalizedEvent): boolean {
-    return deliveryUpdateOf(event) !== null;
+    return event.authenticated && deliveryUpdateOf(event) !== null;
   }
 
   async run(event: NormalizedEvent): Promise<DeliveryStatusResult | undefined> {

@@ -1,4 +1,6 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { signingKey } from '../../common/standard-webhooks.js';
 import type { NormalizedEvent } from '../../events/normalized-event.js';
 import { buildForwardRequest, headerSafeKey, retryAfterMs } from './forward-request.js';
 
@@ -9,33 +11,70 @@ const event: NormalizedEvent = {
   type: 'text',
   sender: '15551234567',
   providerTimestamp: new Date('2026-11-29T10:00:00Z'),
-  fromMe: false,
+  fromMe: false, authenticated: true,
   raw: { message: { id: 'wamid.ABC', text: { body: 'héllo' } } },
 };
 const receivedAt = new Date('2026-11-29T10:00:01.500Z');
 
+const KEY = signingKey('forward-secret');
+const at = (attempt: number, replay = 0) => ({ receivedAt, attempt, replay });
+const verifyWith = (secret: string, { body, headers }: { body: string; headers: Record<string, string> }) =>
+  new Webhook(secret).verify(body, headers);
+
 describe('buildForwardRequest', () => {
   it('sends the normalized event with the key as Idempotency-Key and an HMAC of the exact body', () => {
-    const { body, headers } = buildForwardRequest(event, receivedAt, 1, 'forward-secret');
+    const { body, headers } = buildForwardRequest(event, at(1), [KEY]);
     expect(JSON.parse(body)).toEqual({
-      id: 'meta:msg:wamid.ABC', provider: 'meta', kind: 'message', type: 'text', from: '15551234567', fromMe: false,
-      timestamp: '2026-11-29T10:00:00.000Z', receivedAt: '2026-11-29T10:00:01.500Z', payload: event.raw,
+      id: 'meta:msg:wamid.ABC', provider: 'meta', kind: 'message', type: 'text', from: '15551234567', fromMe: false, authenticated: true,
+      timestamp: '2026-11-29T10:00:00.000Z', receivedAt: '2026-11-29T10:00:01.500Z', replay: 0, payload: event.raw,
     });
     expect(headers['idempotency-key']).toBe('meta:msg:wamid.ABC');
     const expected = createHmac('sha256', 'forward-secret').update(Buffer.from(body, 'utf8')).digest('hex');
     expect(headers['x-signature-256']).toBe(`sha256=${expected}`);
   });
 
-  it('keeps the body identical across attempts; only the attempt header changes', () => {
-    const first = buildForwardRequest(event, receivedAt, 1, 'forward-secret');
-    const third = buildForwardRequest(event, receivedAt, 3, 'forward-secret');
+  it('carries Standard Webhooks headers that the standardwebhooks package verifies', () => {
+    const whsec = `whsec_${randomBytes(32).toString('base64')}`;
+    const request = buildForwardRequest(event, at(1), [signingKey(whsec)]);
+    expect(request.headers['webhook-id']).toBe('meta:msg:wamid.ABC');
+    expect(Number(request.headers['webhook-timestamp'])).toBeCloseTo(Date.now() / 1000, -1);
+    expect(verifyWith(whsec, request)).toMatchObject({ id: 'meta:msg:wamid.ABC' });
+    // A plain secret signs with its UTF-8 bytes: receivers pass whsec_ + base64 of them.
+    const plain = buildForwardRequest(event, at(1), [KEY]);
+    expect(verifyWith(`whsec_${Buffer.from('forward-secret').toString('base64')}`, plain)).toBeTruthy();
+    expect(() => verifyWith(`whsec_${randomBytes(32).toString('base64')}`, plain)).toThrow(/signature/);
+  });
+
+  it('signs with every configured secret, so receivers holding the old or the new one verify during a rotation', () => {
+    const [oldSecret, newSecret] = [randomBytes(32), randomBytes(32)].map((b) => `whsec_${b.toString('base64')}`);
+    const request = buildForwardRequest(event, at(1), [signingKey(newSecret), signingKey(oldSecret)]);
+    expect(request.headers['webhook-signature'].split(' ')).toHaveLength(2);
+    expect(verifyWith(oldSecret, request)).toBeTruthy();
+    expect(verifyWith(newSecret, request)).toBeTruthy();
+  });
+
+  it('keeps the body and both keys identical across attempts; only the attempt header changes', () => {
+    const first = buildForwardRequest(event, at(1), [KEY]);
+    const third = buildForwardRequest(event, at(3), [KEY]);
     expect(third.body).toBe(first.body);
     expect(third.headers['x-signature-256']).toBe(first.headers['x-signature-256']);
+    expect([third.headers['idempotency-key'], third.headers['webhook-id']]).toEqual([first.headers['idempotency-key'], first.headers['webhook-id']]);
     expect([first.headers['x-delivery-attempt'], third.headers['x-delivery-attempt']]).toEqual(['1', '3']);
+    expect(first.headers).not.toHaveProperty('x-replay');
+  });
+
+  it('gives a replay from the start a key of its own in both headers, and says which replay it is', () => {
+    const replay = buildForwardRequest(event, at(1, 2), [KEY]);
+    expect(replay.headers['idempotency-key']).toBe('meta:msg:wamid.ABC:replay-2');
+    expect(replay.headers['webhook-id']).toBe('meta:msg:wamid.ABC:replay-2');
+    expect(replay.headers['x-replay']).toBe('2');
+    expect(JSON.parse(replay.body)).toMatchObject({ id: 'meta:msg:wamid.ABC', replay: 2 });
   });
 
   it('does not sign without a secret', () => {
-    expect(buildForwardRequest(event, receivedAt, 1).headers).not.toHaveProperty('x-signature-256');
+    const { headers } = buildForwardRequest(event, at(1), []);
+    expect(headers).not.toHaveProperty('x-signature-256');
+    expect(headers).not.toHaveProperty('webhook-signature');
   });
 });
 

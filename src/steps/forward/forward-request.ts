@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { signStandardWebhook } from '../../common/standard-webhooks.js';
 import type { NormalizedEvent } from '../../events/normalized-event.js';
+import { effectKey } from '../../worker/event-step.js';
 
 /** The JSON body the forward step POSTs: the normalized event, identical on every attempt. */
 export interface ForwardedEvent {
@@ -9,9 +11,20 @@ export interface ForwardedEvent {
   type: string;
   from: string | null;
   fromMe: boolean;
+  /** The delivery carried a valid signature of its source. */
+  authenticated: boolean;
   timestamp: string | null;
   receivedAt: string;
+  /** 0, or n for the n-th operator replay from the start. */
+  replay: number;
   payload: Record<string, unknown>;
+}
+
+/** Which attempt of which effect a request is. */
+export interface ForwardAttempt {
+  receivedAt: Date;
+  attempt: number;
+  replay: number;
 }
 
 export interface ForwardRequest {
@@ -22,9 +35,12 @@ export interface ForwardRequest {
 /**
  * Body and headers for one event. The body carries nothing attempt-specific, so a downstream
  * that stores (Idempotency-Key, body hash) pairs sees the same pair on a retry; the attempt
- * number travels in a header instead.
+ * number travels in a header instead. Signed two ways with `keys` (FORWARD_SECRET): Standard
+ * Webhooks (webhook-id/-timestamp/-signature, one signature per key, so receivers holding any
+ * key verify during a rotation) and X-Signature-256 over the body with the first key.
+ * Idempotency-Key and webhook-id are the same: stable across retries, new for each replay.
  */
-export function buildForwardRequest(event: NormalizedEvent, receivedAt: Date, attempt: number, secret?: string): ForwardRequest {
+export function buildForwardRequest(event: NormalizedEvent, at: ForwardAttempt, keys: readonly Buffer[], nowMs = Date.now()): ForwardRequest {
   const forwarded: ForwardedEvent = {
     id: event.key,
     provider: event.provider,
@@ -32,18 +48,28 @@ export function buildForwardRequest(event: NormalizedEvent, receivedAt: Date, at
     type: event.type,
     from: event.sender,
     fromMe: event.fromMe,
+    authenticated: event.authenticated,
     timestamp: event.providerTimestamp?.toISOString() ?? null,
-    receivedAt: receivedAt.toISOString(),
+    receivedAt: at.receivedAt.toISOString(),
+    replay: at.replay,
     payload: event.raw,
   };
   const body = JSON.stringify(forwarded);
+  const id = headerSafeKey(effectKey(event.key, at.replay));
+  const timestamp = Math.floor(nowMs / 1000);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
-    'idempotency-key': headerSafeKey(event.key),
-    'x-delivery-attempt': String(attempt),
+    'idempotency-key': id,
+    'webhook-id': id,
+    'webhook-timestamp': String(timestamp),
+    'x-delivery-attempt': String(at.attempt),
     'user-agent': 'whatsapp-webhook-dedup',
   };
-  if (secret) headers['x-signature-256'] = `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
+  if (at.replay > 0) headers['x-replay'] = String(at.replay);
+  if (keys.length > 0) {
+    headers['webhook-signature'] = signStandardWebhook(keys, id, timestamp, body);
+    headers['x-signature-256'] = `sha256=${createHmac('sha256', keys[0]).update(body, 'utf8').digest('hex')}`;
+  }
   return { body, headers };
 }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { signingKey } from '../../common/standard-webhooks.js';
 import { AppConfig } from '../../config/app-config.js';
 import type { NormalizedEvent } from '../../events/normalized-event.js';
 import { RetryLaterError, WorkerStep, type EventStep, type StepContext } from '../../worker/event-step.js';
@@ -13,14 +14,18 @@ import { buildForwardRequest, retryAfterMs } from './forward-request.js';
 @Injectable()
 @WorkerStep({ name: 'forward', order: 20 })
 export class ForwardStep implements EventStep {
-  constructor(private readonly config: AppConfig) {}
+  private readonly keys: Buffer[];
+
+  constructor(private readonly config: AppConfig) {
+    this.keys = config.FORWARD_SECRET.map(signingKey);
+  }
 
   appliesTo(): boolean {
     return this.config.FORWARD_URL !== undefined;
   }
 
   async run(event: NormalizedEvent, context: StepContext): Promise<{ status: number }> {
-    const { body, headers } = buildForwardRequest(event, context.receivedAt, context.attempt, this.config.FORWARD_SECRET);
+    const { body, headers } = buildForwardRequest(event, context, this.keys);
     const timeout = AbortSignal.timeout(this.config.FORWARD_TIMEOUT_MS);
     let response: Response;
     try {

@@ -1,0 +1,68 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { NotFoundError, SourceDisabledError } from '../../common/domain-errors.js';
+import { AppConfig } from '../../config/app-config.js';
+import { detectProvider } from '../../events/detect-provider.js';
+import { PROVIDER_NAMES, type ProviderName } from '../../events/normalized-event.js';
+import { GenericSource } from './generic.source.js';
+import { MetaSource } from './meta.source.js';
+import { WasenderSource } from './wasender.source.js';
+import type { WebhookSource } from './webhook-source.js';
+
+/**
+ * The webhook sources and which of them are enabled (WEBHOOK_PROVIDERS). At start it enforces
+ * the trust rule: in production every enabled source has a credential, unless the operator
+ * named it in WEBHOOK_ALLOW_UNSIGNED.
+ */
+@Injectable()
+export class WebhookSources implements OnModuleInit {
+  private readonly logger = new Logger('Webhooks');
+  private readonly all: ReadonlyMap<ProviderName, WebhookSource>;
+  private readonly enabled: ReadonlySet<ProviderName>;
+
+  constructor(
+    private readonly config: AppConfig,
+    meta: MetaSource,
+    wasender: WasenderSource,
+    generic: GenericSource,
+  ) {
+    this.all = new Map<ProviderName, WebhookSource>([meta, wasender, generic].map((source) => [source.name, source]));
+    this.enabled = new Set(config.WEBHOOK_PROVIDERS);
+  }
+
+  /** The source a per-source URL names: 404 when there is no such source, 403 when it is not enabled. */
+  named(name: string): WebhookSource {
+    const source = this.all.get(name as ProviderName);
+    if (!source) throw new NotFoundError(`no webhook source ${name}: use one of ${PROVIDER_NAMES.join(', ')}`);
+    return this.ifEnabled(source);
+  }
+
+  /** The source whose shape the body has (POST /webhook, which detects it); 403 when it is not enabled. */
+  forShape(body: unknown): WebhookSource {
+    return this.ifEnabled(this.all.get(detectProvider(body))!);
+  }
+
+  onModuleInit(): void {
+    const unsigned = [...this.enabled].map((name) => this.all.get(name)!).filter((source) => !source.hasCredential);
+    const production = this.config.NODE_ENV === 'production';
+    const refused = unsigned.filter((source) => production && !this.config.WEBHOOK_ALLOW_UNSIGNED.includes(source.name));
+    if (refused.length > 0) {
+      // One line, read by whoever deploys: what is open and how to close it.
+      throw new Error(
+        refused
+          .map((s) => `webhook source ${s.name} has no credential: set ${s.credentialVariable}, or remove ${s.name} from WEBHOOK_PROVIDERS, or name it in WEBHOOK_ALLOW_UNSIGNED to take unauthenticated deliveries`)
+          .join('; '),
+      );
+    }
+    for (const source of unsigned) {
+      this.logger.warn(
+        `webhook source ${source.name} takes unauthenticated deliveries (${source.credentialVariable} is not set): ` +
+          `anyone who can reach /webhook/${source.name} can store events; they are forwarded marked authenticated=false and never change delivery records`,
+      );
+    }
+  }
+
+  private ifEnabled(source: WebhookSource): WebhookSource {
+    if (this.enabled.has(source.name)) return source;
+    throw new SourceDisabledError(`webhook source ${source.name} is not enabled (WEBHOOK_PROVIDERS=${[...this.enabled].join(',')})`);
+  }
+}
