@@ -12,7 +12,7 @@ describe('claiming by the unique message_id', () => {
   it('stores a new event with everything needed to process it, then answers a redelivery as duplicate', async () => {
     const wamid = uniqueId();
     const first = await post(metaText(wamid, 'first'));
-    expect(first).toEqual({ status: 200, body: { accepted: 1, duplicates: 0, events: [{ id: `meta:msg:${wamid}`, result: 'accepted' }] } });
+    expect(first).toEqual({ status: 200, body: { accepted: 1, duplicates: 0, stale: 0, events: [{ id: `meta:msg:${wamid}`, result: 'accepted' }] } });
 
     const row = await rowOf(`meta:msg:${wamid}`);
     expect(row).toMatchObject({ provider: 'meta', kind: 'message', type: 'text', sender: '16505551234', status: 'received', duplicate_count: 0 });
@@ -21,7 +21,7 @@ describe('claiming by the unique message_id', () => {
     expect(row.provider_timestamp).toEqual(new Date(1749416383 * 1000));
 
     const again = await post(metaText(wamid, 'first'));
-    expect(again).toEqual({ status: 200, body: { accepted: 0, duplicates: 1, events: [{ id: `meta:msg:${wamid}`, result: 'duplicate' }] } });
+    expect(again).toEqual({ status: 200, body: { accepted: 0, duplicates: 1, stale: 0, events: [{ id: `meta:msg:${wamid}`, result: 'duplicate' }] } });
     const after = await rowOf(`meta:msg:${wamid}`);
     expect(after.duplicate_count).toBe(1);
     expect(after.last_duplicate_at).toBeInstanceOf(Date);

@@ -137,7 +137,7 @@ describe('the delivery record', () => {
     const wamid = newWamid();
     const before = Date.now();
     await deliveries.apply(update(wamid, 'delivered', null, { provider: 'wasender', recipient: null }));
-    const record = (await find(wamid))!;
+    const record = (await find(wamid, 'wasender'))!;
     expect(record).toMatchObject({ provider: 'wasender', recipient: null, status: 'delivered', ...noTimes, deliveredAt: expect.any(Date) });
     expect(record.deliveredAt!.getTime()).toBeGreaterThanOrEqual(before - 1000);
     expect(record.deliveredAt!.getTime()).toBeLessThanOrEqual(Date.now() + 1000);

@@ -2,7 +2,8 @@ import { metaText } from './support/payloads.js';
 import { postWebhook, startTestApp, useServiceWithDatabase } from './support/test-app.js';
 
 const KEY = 'inspection-key-0123456789';
-const ctx = useServiceWithDatabase({ INSPECTION_API_KEY: KEY });
+const OLD_KEY = 'inspection-key-being-retired';
+const ctx = useServiceWithDatabase({ INSPECTION_API_KEY: `${KEY},${OLD_KEY}` });
 const status = async (path: string, headers: Record<string, string> = {}) => (await fetch(`${ctx.service.baseUrl}${path}`, { headers })).status;
 
 describe('with INSPECTION_API_KEY set', () => {
@@ -13,6 +14,7 @@ describe('with INSPECTION_API_KEY set', () => {
     expect(await status(path, { authorization: 'Bearer wrong-key-0123456789' })).toBe(401);
     expect(await status(path, { authorization: KEY })).toBe(401);
     expect([200, 404]).toContain(await status(path, { authorization: `Bearer ${KEY}` }));
+    expect([200, 404]).toContain(await status(path, { authorization: `Bearer ${OLD_KEY}` })); // rotation: both keys work
   });
 
   it('says how to authenticate, and guards replay too', async () => {
@@ -34,7 +36,7 @@ describe('the OpenAPI document', () => {
       ([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
     );
     expect(routes.sort()).toEqual(expect.arrayContaining([
-      'GET /webhook', 'POST /webhook', 'GET /messages', 'GET /messages/stats', 'GET /messages/{id}',
+      'GET /webhook', 'POST /webhook', 'GET /webhook/meta', 'POST /webhook/{source}', 'GET /messages', 'GET /messages/stats', 'GET /messages/{id}',
       'POST /messages/{id}/replay', 'GET /deliveries/{wamid}', 'GET /health', 'GET /health/ready', 'GET /metrics',
     ]));
     for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)) {
@@ -44,6 +46,10 @@ describe('the OpenAPI document', () => {
         expect({ route: `${method} ${path}`, ...documented }).toEqual({ route: `${method} ${path}`, summary: true, success: true });
       }
     }
+    expect(doc.paths['/webhook/{source}'].post.parameters[0]).toMatchObject({ name: 'source', schema: { enum: ['meta', 'wasender', 'generic'] } });
+    expect(Object.keys(doc.paths['/webhook/{source}'].post.responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '503']);
+    expect(doc.components.schemas.EventResultDto.properties.result.enum).toEqual(['accepted', 'duplicate', 'stale']);
+    expect(doc.paths['/deliveries/{wamid}'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['provider', 'wamid']);
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.paths['/messages'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(
       ['cursor', 'from', 'kind', 'limit', 'provider', 'since', 'status', 'type', 'until'],

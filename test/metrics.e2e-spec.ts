@@ -157,7 +157,7 @@ describe('GET /metrics', () => {
     // Bounded labels only: never a key, a wamid or a phone number.
     const labelNames = new Set(exposition.samples.filter((s) => s.name.startsWith('wdd_')).flatMap((s) => Object.keys(s.labels)));
     expect([...labelNames].sort()).toEqual(expect.arrayContaining(['kind', 'outcome', 'provider', 'result', 'status']));
-    for (const name of labelNames) expect(['kind', 'le', 'outcome', 'provider', 'result', 'status', 'step', 'table']).toContain(name);
+    for (const name of labelNames) expect(['kind', 'le', 'outcome', 'provider', 'reason', 'result', 'status', 'step', 'table']).toContain(name);
   });
 
   it('is in the OpenAPI document', async () => {
@@ -183,7 +183,8 @@ describe('webhook metrics', () => {
     expect((await postWebhook(ctx.app.baseUrl, wasender)).body.accepted).toBe(1);
     expect(await postRaw('{"object": "whatsapp_business_account", ', 'application/json')).toBe(400); // malformed JSON
     expect(await postRaw('id=abc', 'text/plain')).toBe(400);
-    expect((await postWebhook(ctx.app.baseUrl, { hello: 'world' })).status).toBe(400); // a generic body without events
+    expect((await postWebhook(ctx.app.baseUrl, { hello: 'world' }, {}, { path: '/webhook/wasender' })).status).toBe(400); // not a WASender shape
+    expect((await postWebhook(ctx.app.baseUrl, { id: uniqueId('unsigned') }, {}, { sign: false })).status).toBe(401); // generic, unsigned
     const forged = JSON.stringify(metaText());
     expect((await postWebhook(ctx.app.baseUrl, forged, { 'x-hub-signature-256': sign(forged, 'not-the-app-secret') })).status).toBe(401);
     const after = await scrape();
@@ -195,10 +196,11 @@ describe('webhook metrics', () => {
       metaOk: delta('wdd_webhook_deliveries_total', { provider: 'meta', outcome: 'ok' }),
       wasenderOk: delta('wdd_webhook_deliveries_total', { provider: 'wasender', outcome: 'ok' }),
       unknownInvalid: delta('wdd_webhook_deliveries_total', { provider: 'unknown', outcome: 'invalid' }),
-      genericInvalid: delta('wdd_webhook_deliveries_total', { provider: 'generic', outcome: 'invalid' }),
+      wasenderInvalid: delta('wdd_webhook_deliveries_total', { provider: 'wasender', outcome: 'invalid' }),
       metaRejected: delta('wdd_webhook_deliveries_total', { provider: 'meta', outcome: 'signature_rejected' }),
+      genericRejected: delta('wdd_webhook_deliveries_total', { provider: 'generic', outcome: 'signature_rejected' }),
       all: sumDelta('wdd_webhook_deliveries_total'),
-    }).toEqual({ metaOk: 3, wasenderOk: 1, unknownInvalid: 2, genericInvalid: 1, metaRejected: 1, all: 8 });
+    }).toEqual({ metaOk: 3, wasenderOk: 1, unknownInvalid: 2, wasenderInvalid: 1, metaRejected: 1, genericRejected: 1, all: 9 });
 
     expect({
       metaMessageAccepted: delta('wdd_events_total', { provider: 'meta', kind: 'message', result: 'accepted' }),
@@ -209,9 +211,10 @@ describe('webhook metrics', () => {
     }).toEqual({ metaMessageAccepted: 3, metaMessageDuplicate: 1, metaStatusAccepted: 1, wasenderMessageAccepted: 1, all: 6 });
 
     expect({
-      meta: delta('wdd_signature_rejections_total', { provider: 'meta' }),
+      meta: delta('wdd_signature_rejections_total', { provider: 'meta', reason: 'mismatch' }),
+      generic: delta('wdd_signature_rejections_total', { provider: 'generic', reason: 'missing' }),
       all: sumDelta('wdd_signature_rejections_total'),
-    }).toEqual({ meta: 1, all: 1 });
+    }).toEqual({ meta: 1, generic: 1, all: 2 });
 
     // Every delivery was timed under its provider; the histogram is consistent.
     expect({
@@ -219,7 +222,7 @@ describe('webhook metrics', () => {
       wasender: delta('wdd_ack_duration_seconds_count', { provider: 'wasender' }),
       generic: delta('wdd_ack_duration_seconds_count', { provider: 'generic' }),
       unknown: delta('wdd_ack_duration_seconds_count', { provider: 'unknown' }),
-    }).toEqual({ meta: 4, wasender: 1, generic: 1, unknown: 2 });
+    }).toEqual({ meta: 4, wasender: 2, generic: 1, unknown: 2 });
     expect(delta('wdd_ack_duration_seconds_sum', { provider: 'meta' })).toBeGreaterThan(0);
     expect(delta('wdd_ack_duration_seconds_sum', { provider: 'meta' })).toBeLessThan(10);
     const buckets = after.samples.filter((s) => s.name === 'wdd_ack_duration_seconds_bucket' && s.labels.provider === 'meta');

@@ -59,22 +59,30 @@ describe('POST /messages/{id}/replay', () => {
     expect((await detail(key)).body.attempts).toBe(2);
 
     downstreamUp = true;
-    expect(await replay(key)).toEqual({ status: 202, body: { id: key, status: 'received', completedSteps: [] } });
+    expect(await replay(key)).toEqual({ status: 202, body: { id: key, status: 'received', completedSteps: [], replay: 0 } });
     await eventually(() => statusOf(key), (s) => s === 'processed');
     expect((await detail(key)).body).toMatchObject({ attempts: 1, steps: [{ name: 'forward', attempt: 1 }] });
     expect(ctx.downstream.byKey(key).map((r) => r.headers['x-delivery-attempt'])).toEqual(['1', '2', '1']);
   });
 
-  it('replays a processed event only with ?from=start, which runs its steps again', async () => {
+  it('replays a processed event only with ?from=start: a second effect under a key of its own, in both key headers', async () => {
     const key = await newEvent();
     await eventually(() => statusOf(key), (s) => s === 'processed');
     const refused = await replay(key);
     expect(refused.status).toBe(409);
     expect(refused.body.message).toMatch(/from=start/);
 
-    expect(await replay(key, '?from=start')).toMatchObject({ status: 202, body: { completedSteps: [] } });
-    await eventually(() => statusOf(key), (s) => s === 'processed');
-    expect(ctx.downstream.byKey(key)).toHaveLength(2);
+    for (const n of [1, 2]) {
+      expect(await replay(key, '?from=start')).toMatchObject({ status: 202, body: { completedSteps: [], replay: n } });
+      await eventually(() => statusOf(key), (s) => s === 'processed');
+      const [forwarded] = ctx.downstream.byKey(`${key}:replay-${n}`);
+      expect(forwarded.headers).toMatchObject({ 'webhook-id': `${key}:replay-${n}`, 'x-replay': String(n), 'x-delivery-attempt': '1' });
+      expect(JSON.parse(forwarded.body)).toMatchObject({ id: key, replay: n });
+    }
+    const [original] = ctx.downstream.byKey(key);
+    expect(original.headers['webhook-id']).toBe(key);
+    expect(original.headers).not.toHaveProperty('x-replay');
+    expect((await detail(key)).body).toMatchObject({ replays: 2, authenticated: true });
   });
 
   it('answers 409 while the event is being processed, and 404 for an unknown one', async () => {

@@ -1,4 +1,5 @@
 import { fixture, metaText, uniqueId } from './support/payloads.js';
+import { signedForEverySource } from './support/signing.js';
 import { postWebhook, useServiceWithDatabase } from './support/test-app.js';
 
 
@@ -37,9 +38,9 @@ describe('POST /webhook', () => {
   ])('answers exactly 200 with the claim of each event of %s, then duplicate', async (name, keys) => {
     const first = await postWebhook(ctx.service.baseUrl, fixture(name));
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ accepted: keys.length, duplicates: 0, events: keys.map((id) => ({ id, result: 'accepted' })) });
+    expect(first.body).toEqual({ accepted: keys.length, duplicates: 0, stale: 0, events: keys.map((id) => ({ id, result: 'accepted' })) });
     const again = await postWebhook(ctx.service.baseUrl, fixture(name));
-    expect(again.body).toEqual({ accepted: 0, duplicates: keys.length, events: keys.map((id) => ({ id, result: 'duplicate' })) });
+    expect(again.body).toEqual({ accepted: 0, duplicates: keys.length, stale: 0, events: keys.map((id) => ({ id, result: 'duplicate' })) });
   });
 
   it('claims every message and status of a batched Meta delivery', async () => {
@@ -64,19 +65,20 @@ describe('POST /webhook', () => {
   it('accepts the generic flat shape', async () => {
     const id = uniqueId('msg');
     const answer = await postWebhook(ctx.service.baseUrl, { event: 'message.received', id, timestamp: 1750031000, from: '15550001111', type: 'text', text: { body: 'hi' } });
-    expect(answer).toEqual({ status: 200, body: { accepted: 1, duplicates: 0, events: [{ id: `generic:msg:${id}`, result: 'accepted' }] } });
+    expect(answer).toEqual({ status: 200, body: { accepted: 1, duplicates: 0, stale: 0, events: [{ id: `generic:msg:${id}`, result: 'accepted' }] } });
   });
 
   it.each([
     ['malformed JSON', '{"object": "whatsapp_business_account", ', 'application/json'],
     ['a JSON array', '[{"id": "x"}]', 'application/json'],
-    ['a JSON object without any event', '{"hello": "world"}', 'application/json'],
+    ['a WASender body without any message', '{"event": "messages.received", "data": {}}', 'application/json'],
     ['a Meta body without messages or changes', '{"object": "whatsapp_business_account", "entry": []}', 'application/json'],
     ['a form-encoded body', 'id=abc&from=123', 'application/x-www-form-urlencoded'],
     ['a plain-text body', 'id abc', 'text/plain'],
   ])('answers 400 with a JSON reason to %s, and stores nothing', async (_name, body, contentType) => {
     const before = await countRows();
-    const res = await fetch(`${ctx.service.baseUrl}/webhook`, { method: 'POST', headers: { 'content-type': contentType }, body });
+    // Signed for every source: the content, not the signature, is what is wrong.
+    const res = await fetch(`${ctx.service.baseUrl}/webhook`, { method: 'POST', headers: { ...signedForEverySource(body), 'content-type': contentType }, body });
     expect(res.status).toBe(400);
     const answer = (await res.json()) as { message: string };
     expect(answer).toMatchObject({ statusCode: 400, message: expect.any(String) });

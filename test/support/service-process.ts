@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { EMBEDDED_SETTINGS } from './test-app.js';
+import { TEST_SETTINGS } from './test-app.js';
 
 export const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 export const WORKER_MAIN = fileURLToPath(new URL('../../dist/worker-main.js', import.meta.url));
@@ -27,7 +27,7 @@ export async function startServiceProcess(env: Record<string, string>, options: 
   const script = options.worker ? WORKER_MAIN : MAIN;
   if (!existsSync(script)) throw new Error(`${script} is missing: run \`npm run build\` first (npm test does)`);
   const child = spawn(process.execPath, [script], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', WORKER_ENABLED: 'false', ...EMBEDDED_SETTINGS, ...env },
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', WORKER_ENABLED: 'false', ...TEST_SETTINGS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

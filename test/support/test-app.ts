@@ -3,10 +3,19 @@ import type { AddressInfo } from 'node:net';
 import type { INestApplicationContext } from '@nestjs/common';
 import { createApp } from '../../src/app.setup.js';
 import { PrismaService } from '../../src/prisma/prisma.service.js';
+import { signedForEverySource, TEST_SECRETS } from './signing.js';
 import { createTestDatabase, EMBEDDED, type TestDatabase } from './test-database.js';
 
 /** On the embedded database nobody hears a NOTIFY from another connection: workers poll instead. */
-export const EMBEDDED_SETTINGS: Record<string, string> = EMBEDDED ? { WORKER_LISTEN: 'false', WORKER_POLL_MS: '100' } : {};
+const EMBEDDED_SETTINGS: Record<string, string> = EMBEDDED ? { WORKER_LISTEN: 'false', WORKER_POLL_MS: '100' } : {};
+
+/**
+ * What every test app and service process runs with unless a test says otherwise: every source
+ * authenticated (postWebhook signs), and a retention longer than the age of the fixtures'
+ * 2025 provider times, which the stale-replay guard would otherwise ignore
+ * (test/stale-guard.e2e-spec.ts covers the guard with the default retention).
+ */
+export const TEST_SETTINGS: Record<string, string> = { ...EMBEDDED_SETTINGS, ...TEST_SECRETS, RETENTION_DAYS: '36500' };
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -21,7 +30,7 @@ export interface TestApp {
  */
 export async function startTestApp(env: Record<string, string | undefined>): Promise<TestApp> {
   const saved = { ...process.env };
-  Object.assign(process.env, { LOG_LEVEL: 'error', WORKER_ENABLED: 'false', ...EMBEDDED_SETTINGS, ...env });
+  Object.assign(process.env, { LOG_LEVEL: 'error', WORKER_ENABLED: 'false', ...TEST_SETTINGS, ...env });
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k];
   let app: NestExpressApplication;
   try {
@@ -48,16 +57,26 @@ export interface Posted<T = unknown> {
   body: T;
 }
 
-/** POSTs a JSON body (a string is sent as is) and returns status and parsed JSON answer. */
+export interface PostOptions {
+  /** Add every source's signature made with TEST_SECRETS (default); `headers` still win. */
+  sign?: boolean;
+  /** Default `/webhook`; e.g. `/webhook/meta`. */
+  path?: string;
+}
+
+/** POSTs a JSON body (a string is sent as is), signed for every source unless told not to; returns status and parsed answer. */
 export async function postWebhook<T = WebhookAnswer>(
   baseUrl: string,
   body: unknown,
   headers: Record<string, string> = {},
+  { sign = true, path = '/webhook' }: PostOptions = {},
 ): Promise<Posted<T>> {
-  const res = await fetch(`${baseUrl}/webhook`, {
+  const raw = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+  const signatures = sign ? signedForEverySource(raw.toString()) : {};
+  const res = await fetch(`${baseUrl}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
+    headers: { 'content-type': 'application/json', ...signatures, ...headers },
+    body: raw,
   });
   const text = await res.text();
   let parsed: unknown = text;
@@ -72,7 +91,8 @@ export async function postWebhook<T = WebhookAnswer>(
 export interface WebhookAnswer {
   accepted: number;
   duplicates: number;
-  events: { id: string; result: 'accepted' | 'duplicate' }[];
+  stale: number;
+  events: { id: string; result: 'accepted' | 'duplicate' | 'stale' }[];
   message?: string;
 }
 
