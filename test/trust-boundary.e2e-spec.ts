@@ -129,64 +129,45 @@ describe('production with the generic source explicitly unsigned (WEBHOOK_ALLOW_
   });
 });
 
+/** The service with auto-reply on and a loopback server standing in for the Cloud API: every request to it is a reply. */
+function useServiceWithCloudApi(env: Record<string, string>) {
+  const setup = {} as { db: TestDatabase; cloudApi: Downstream; app: TestApp };
+  beforeAll(async () => {
+    setup.db = await createTestDatabase();
+    setup.cloudApi = await startDownstream(() => ({ status: 200, body: { messages: [{ id: `wamid.REPLY.${randomBytes(4).toString('hex')}` }] } }));
+    setup.app = await startTestApp({
+      DATABASE_URL: setup.db.url, WORKER_ENABLED: 'true', AUTO_REPLY_TEXT: 'Thanks!', WHATSAPP_ACCESS_TOKEN: 'token-for-tests',
+      WHATSAPP_GRAPH_URL: new URL('/v23.0', setup.cloudApi.url).href, ...env,
+    });
+  });
+  afterAll(async () => {
+    await setup.app?.close();
+    await setup.cloudApi?.close();
+    await setup.db?.drop();
+  });
+  return setup;
+}
+
 describe('auto-reply acts only on authenticated events', () => {
-  // The downstream stands in for the Cloud API: every request to it is a reply.
-  let db: TestDatabase;
-  let cloudApi: Downstream;
-  let app: TestApp;
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    cloudApi = await startDownstream(() => ({ status: 200, body: { messages: [{ id: `wamid.REPLY.${randomBytes(4).toString('hex')}` }] } }));
-    app = await startTestApp({
-      DATABASE_URL: db.url, WORKER_ENABLED: 'true',
-      AUTO_REPLY_TEXT: 'Thanks!', WHATSAPP_ACCESS_TOKEN: 'token-for-tests', WHATSAPP_GRAPH_URL: new URL('/v23.0', cloudApi.url).href,
-    });
-  });
-  afterAll(async () => {
-    await app?.close();
-    await cloudApi?.close();
-    await db?.drop();
-  });
-  const processed = (key: string) =>
-    eventually(() => db.query('SELECT status FROM messages WHERE message_id = $1', [key]), ([row]) => row?.status === 'processed');
+  const signed = useServiceWithCloudApi({});
+  const unsigned = useServiceWithCloudApi({ WHATSAPP_APP_SECRET: '' });
+  const statusOf = async (db: TestDatabase, key: string) => (await db.query('SELECT status, authenticated FROM messages WHERE message_id = $1', [key]))[0];
 
-  it('replies to a signed Meta message, and processes a forged one without replying', async () => {
-    const signed = uniqueId();
-    await postWebhook(app.baseUrl, metaText(signed));
-    await processed(`meta:msg:${signed}`);
-    expect(cloudApi.requests).toHaveLength(1);
-
-    // WHATSAPP_APP_SECRET is set here: a forged body is refused outright…
-    const forged = uniqueId();
-    expect((await postWebhook(app.baseUrl, metaText(forged), {}, { sign: false })).status).toBe(401);
-    expect(cloudApi.requests).toHaveLength(1);
-  });
-});
-
-describe('auto-reply with the Meta source unsigned (development)', () => {
-  let db: TestDatabase;
-  let cloudApi: Downstream;
-  let app: TestApp;
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    cloudApi = await startDownstream(() => ({ status: 200, body: { messages: [{ id: 'wamid.REPLY' }] } }));
-    app = await startTestApp({
-      DATABASE_URL: db.url, WORKER_ENABLED: 'true', WHATSAPP_APP_SECRET: '',
-      AUTO_REPLY_TEXT: 'Thanks!', WHATSAPP_ACCESS_TOKEN: 'token-for-tests', WHATSAPP_GRAPH_URL: new URL('/v23.0', cloudApi.url).href,
-    });
-  });
-  afterAll(async () => {
-    await app?.close();
-    await cloudApi?.close();
-    await db?.drop();
-  });
-
-  it('…and an unauthenticated one is processed without a reply', async () => {
+  it('replies to a signed Meta message; a forged one is refused outright', async () => {
     const wamid = uniqueId();
-    expect((await postWebhook(app.baseUrl, metaText(wamid), {}, { sign: false })).body.accepted).toBe(1);
-    await eventually(() => db.query('SELECT status, authenticated FROM messages WHERE message_id = $1', [`meta:msg:${wamid}`]), ([row]) => row?.status === 'processed');
-    expect(await db.query('SELECT authenticated FROM messages WHERE message_id = $1', [`meta:msg:${wamid}`])).toEqual([{ authenticated: false }]);
-    expect(await db.query('SELECT step FROM message_steps WHERE message_id = $1', [`meta:msg:${wamid}`])).toEqual([]);
-    expect(cloudApi.requests).toHaveLength(0);
+    await postWebhook(signed.app.baseUrl, metaText(wamid));
+    await eventually(() => statusOf(signed.db, `meta:msg:${wamid}`), (row) => row?.status === 'processed');
+    expect(signed.cloudApi.requests).toHaveLength(1);
+    expect((await postWebhook(signed.app.baseUrl, metaText(uniqueId()), {}, { sign: false })).status).toBe(401);
+    expect(signed.cloudApi.requests).toHaveLength(1);
+  });
+
+  it('with the Meta source unsigned (development), processes a message without replying to it', async () => {
+    const wamid = uniqueId();
+    expect((await postWebhook(unsigned.app.baseUrl, metaText(wamid), {}, { sign: false })).body.accepted).toBe(1);
+    await eventually(() => statusOf(unsigned.db, `meta:msg:${wamid}`), (row) => row?.status === 'processed');
+    expect(await statusOf(unsigned.db, `meta:msg:${wamid}`)).toEqual({ status: 'processed', authenticated: false });
+    expect(await unsigned.db.query('SELECT step FROM message_steps WHERE message_id = $1', [`meta:msg:${wamid}`])).toEqual([]);
+    expect(unsigned.cloudApi.requests).toHaveLength(0);
   });
 });

@@ -4,28 +4,29 @@ import { AppConfig } from '../../config/app-config.js';
 import type { JsonObject } from '../../events/payload-values.js';
 import { parseWasenderBody } from '../../events/wasender.parser.js';
 import { checkWasenderSignature } from '../signatures.js';
-import { withVerification, type InboundDelivery, type Verification, type WebhookSource } from './webhook-source.js';
+import { CredentialedSource, type InboundDelivery, type Verification } from './webhook-source.js';
 
-/** WASenderApi: the webhook secret itself in X-Webhook-Signature. */
+/** WASenderApi: the webhook secret itself in X-Webhook-Signature (WASender does not sign the body). */
 @Injectable()
-export class WasenderSource implements WebhookSource {
+export class WasenderSource extends CredentialedSource {
   readonly name = 'wasender';
   readonly credentialVariable = 'WASENDER_WEBHOOK_SECRET';
 
-  constructor(private readonly config: AppConfig) {}
-
-  get hasCredential(): boolean {
-    return this.config.WASENDER_WEBHOOK_SECRET.length > 0;
+  constructor(private readonly config: AppConfig) {
+    super();
   }
 
-  verify(delivery: InboundDelivery): Verification {
-    if (!this.hasCredential) return { authenticated: false };
-    const failure = checkWasenderSignature(delivery.header('x-webhook-signature'), this.config.WASENDER_WEBHOOK_SECRET);
+  protected get credentials() {
+    return this.config.WASENDER_WEBHOOK_SECRET;
+  }
+
+  protected check(delivery: InboundDelivery): Verification {
+    const failure = checkWasenderSignature(delivery.header('x-webhook-signature'), this.credentials);
     if (failure) throw new SignatureError('X-Webhook-Signature', failure);
     return { authenticated: true };
   }
 
-  parse(body: JsonObject, verification: Verification) {
-    return withVerification(parseWasenderBody(body), verification);
+  protected parseBody(body: JsonObject) {
+    return parseWasenderBody(body);
   }
 }

@@ -34,7 +34,30 @@ export interface WebhookSource {
   parse(body: JsonObject, verification: Verification): NormalizedEvent[];
 }
 
-/** Parsers leave `authenticated` false; the source that verified the delivery sets it. */
-export function withVerification(events: NormalizedEvent[], { authenticated }: Verification): NormalizedEvent[] {
-  return authenticated ? events.map((event) => ({ ...event, authenticated })) : events;
+/**
+ * What every source shares: without a credential it takes deliveries unauthenticated (the
+ * production gate in WebhookSources decides whether it may); with one, `check` must pass.
+ * Parsers leave `authenticated` false; the events of a verified delivery are marked here.
+ */
+export abstract class CredentialedSource implements WebhookSource {
+  abstract readonly name: ProviderName;
+  abstract readonly credentialVariable: string;
+  protected abstract readonly credentials: readonly unknown[];
+
+  get hasCredential(): boolean {
+    return this.credentials.length > 0;
+  }
+
+  verify(delivery: InboundDelivery): Verification {
+    return this.hasCredential ? this.check(delivery) : { authenticated: false };
+  }
+
+  parse(body: JsonObject, verification: Verification): NormalizedEvent[] {
+    const events = this.parseBody(body, verification);
+    return verification.authenticated ? events.map((event) => ({ ...event, authenticated: true })) : events;
+  }
+
+  /** Throws SignatureError unless the delivery carries a valid signature made with a credential. */
+  protected abstract check(delivery: InboundDelivery): Verification;
+  protected abstract parseBody(body: JsonObject, verification: Verification): NormalizedEvent[];
 }
