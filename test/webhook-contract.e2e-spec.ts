@@ -1,17 +1,17 @@
 import { fixture, metaText, uniqueId } from './support/payloads.js';
 import { signedForEverySource } from './support/signing.js';
-import { postWebhook, useServiceWithDatabase } from './support/test-app.js';
+import { postWebhook, startTestApp, useServiceWithDatabase } from './support/test-app.js';
 
-
-const ctx = useServiceWithDatabase({ WHATSAPP_VERIFY_TOKEN: 'verify-me' });
+// Two tokens: the handshake takes either (rotation).
+const ctx = useServiceWithDatabase({ WHATSAPP_VERIFY_TOKEN: 'verify-me,verify-me-too' });
 
 const countRows = async () => (await ctx.db.query('SELECT count(*)::int AS n FROM messages'))[0].n as number;
 
-describe('GET /webhook (Meta verification)', () => {
-  const verify = (query: string) => fetch(`${ctx.service.baseUrl}/webhook?${query}`);
+describe.each(['/webhook', '/webhook/meta'])('GET %s (Meta verification)', (path) => {
+  const verify = (query: string) => fetch(`${ctx.service.baseUrl}${path}?${query}`);
 
-  it('echoes exactly the challenge as plain text when the token matches', async () => {
-    const res = await verify('hub.mode=subscribe&hub.verify_token=verify-me&hub.challenge=1158201444');
+  it.each(['verify-me', 'verify-me-too'])('echoes exactly the challenge as plain text when the token is %s', async (token) => {
+    const res = await verify(`hub.mode=subscribe&hub.verify_token=${token}&hub.challenge=1158201444`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(await res.text()).toBe('1158201444');
@@ -25,6 +25,19 @@ describe('GET /webhook (Meta verification)', () => {
     const res = await verify(query);
     expect(res.status).toBe(403);
     expect(await res.text()).not.toContain('verify-me');
+  });
+});
+
+describe('GET /webhook/meta with the meta source disabled', () => {
+  it('answers 403 naming WEBHOOK_PROVIDERS, whatever the token', async () => {
+    const app = await startTestApp({ DATABASE_URL: ctx.db.url, WEBHOOK_PROVIDERS: 'wasender', WHATSAPP_VERIFY_TOKEN: 'verify-me' });
+    try {
+      const res = await fetch(`${app.baseUrl}/webhook/meta?hub.mode=subscribe&hub.verify_token=verify-me&hub.challenge=1`);
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { message: string }).message).toContain('WEBHOOK_PROVIDERS=wasender');
+    } finally {
+      await app.close();
+    }
   });
 });
 
