@@ -4,7 +4,8 @@ import { Test } from '@nestjs/testing';
 import { validateConfig } from '../src/config/app-config.js';
 import { DeliveriesRepository, type DeliveryRecord } from '../src/deliveries/deliveries.repository.js';
 import type { DeliveryStatus, DeliveryUpdate } from '../src/events/delivery-update.js';
-import { parseDelivery } from '../src/events/parse-delivery.js';
+import { parseGenericBody } from '../src/events/generic.parser.js';
+import { parseMetaBody } from '../src/events/meta.parser.js';
 import { applyMigrations } from '../src/migrations/migrator.js';
 import { PrismaService } from '../src/prisma/prisma.service.js';
 import { DeliveryStatusModule } from '../src/steps/delivery-status/delivery-status.module.js';
@@ -163,10 +164,10 @@ class TestPrismaModule {}
 
 describe('the delivery-status step', () => {
   const metaStatus = (wamid: string, status: string, timestamp: string) => ({
-    ...parseDelivery({
+    ...parseMetaBody({
       object: 'whatsapp_business_account',
       entry: [{ id: 'W', changes: [{ field: 'messages', value: { statuses: [{ id: wamid, status, timestamp, recipient_id: '16505551234' }] } }] }],
-    }).events[0]!,
+    })[0]!,
     authenticated: true,
   });
 
@@ -190,7 +191,7 @@ describe('the delivery-status step', () => {
         status: 'read', deliveredAt: new Date(1750030075_000), readAt: new Date(1750030100_000), recipient: '16505551234',
       });
 
-      const message = parseDelivery({ id: 'G-IN', event: 'message', from: '1555' }).events[0]!;
+      const message = parseGenericBody({ id: 'G-IN', event: 'message', from: '1555' })[0]!;
       expect(step.appliesTo({ ...message, authenticated: true })).toBe(false);
       expect(step.appliesTo({ ...read, authenticated: false })).toBe(false);
     } finally {

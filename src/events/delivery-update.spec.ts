@@ -1,8 +1,13 @@
 import { deliveryUpdateOf, MAX_ERROR_LENGTH } from './delivery-update.js';
-import { parseDelivery } from './parse-delivery.js';
+import { detectProvider } from './detect-provider.js';
+import { parseGenericBody } from './generic.parser.js';
+import { parseMetaBody } from './meta.parser.js';
+import type { JsonObject } from './payload-values.js';
+import { parseWasenderBody } from './wasender.parser.js';
 
 /** The first event the real parsers make of a body: the spec checks the mapping on their output. */
-const updateOf = (body: unknown) => deliveryUpdateOf(parseDelivery(body).events[0]!);
+const PARSERS = { meta: parseMetaBody, wasender: parseWasenderBody, generic: parseGenericBody };
+const updateOf = (body: JsonObject) => deliveryUpdateOf(PARSERS[detectProvider(body)](body)[0]!);
 
 const metaChange = (field: string, value: unknown) => ({ object: 'whatsapp_business_account', entry: [{ id: 'W', changes: [{ field, value }] }] });
 const metaStatus = (status: Record<string, unknown>) => metaChange('messages', { metadata: { phone_number_id: '1' }, statuses: [status] });

@@ -29,12 +29,6 @@ export interface NormalizedEvent {
   raw: Record<string, unknown>;
 }
 
-/** What a parser makes of one request body. */
-export interface ParsedDelivery {
-  provider: ProviderName;
-  events: NormalizedEvent[];
-}
-
 export const MAX_TYPE_LENGTH = 64;
 export const MAX_SENDER_LENGTH = 128;
 
