@@ -4,6 +4,7 @@ import { AppConfig } from '../config/app-config.js';
 import { DedupService } from '../dedup/dedup.service.js';
 import { detectProvider } from '../events/detect-provider.js';
 import type { NormalizedEvent } from '../events/normalized-event.js';
+import type { JsonObject } from '../events/payload-values.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { safeEqual } from './signatures.js';
 import { isStale } from './stale-events.js';
@@ -24,7 +25,7 @@ export class WebhooksService {
 
   /** Meta's subscription handshake: echo the challenge when the verify token is one of the configured ones. */
   verifySubscription(query: Record<string, unknown>): string {
-    this.sources.named('meta');
+    this.sources.named('meta'); // 403 unless the meta source is enabled
     const param = (name: string) => {
       const value = query[`hub.${name}`] ?? (query.hub as Record<string, unknown> | undefined)?.[name];
       return typeof value === 'string' ? value : undefined;
@@ -46,12 +47,12 @@ export class WebhooksService {
     const { body, rawBody } = delivery;
     if (body === undefined || rawBody === undefined) throw new InvalidPayloadError('body is not JSON: send Content-Type application/json');
     const shape = detectProvider(body); // 400 unless a JSON object
-    const source = sourceName === undefined ? this.sources.forShape(body) : this.sources.named(sourceName);
-    const verification = this.verify(source, { body: body as InboundDelivery['body'], rawBody, header: delivery.header });
+    const source = this.sources.named(sourceName ?? shape); // 404 for an unknown name, 403 when not enabled
+    const verification = this.verify(source, { rawBody, header: delivery.header });
     if (shape !== source.name) {
       throw new InvalidPayloadError(`the body has the ${shape} shape, not ${source.name}'s: post it to /webhook/${shape}`);
     }
-    const events = source.parse(body as InboundDelivery['body'], verification);
+    const events = source.parse(body as JsonObject, verification);
     if (events.length === 0) throw new InvalidPayloadError(`no event with an idempotency key in the body (${source.name} payload)`);
     const results = await this.claimFresh(events);
     this.metrics.eventsClaimed(events, results);

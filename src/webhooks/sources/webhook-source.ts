@@ -1,9 +1,8 @@
 import type { NormalizedEvent, ProviderName } from '../../events/normalized-event.js';
 import type { JsonObject } from '../../events/payload-values.js';
 
-/** One POST to a webhook URL, as a source sees it. */
+/** What a source's verifier sees of one POST to a webhook URL. */
 export interface InboundDelivery {
-  body: JsonObject;
   /** The exact request bytes: signatures are computed over these. */
   rawBody: Buffer;
   header(name: string): string | undefined;

@@ -1,7 +1,6 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { NotFoundError, SourceDisabledError } from '../../common/domain-errors.js';
 import { AppConfig } from '../../config/app-config.js';
-import { detectProvider } from '../../events/detect-provider.js';
 import { PROVIDER_NAMES, type ProviderName } from '../../events/normalized-event.js';
 import { GenericSource } from './generic.source.js';
 import { MetaSource } from './meta.source.js';
@@ -29,16 +28,11 @@ export class WebhookSources implements OnModuleInit {
     this.enabled = new Set(config.WEBHOOK_PROVIDERS);
   }
 
-  /** The source a per-source URL names: 404 when there is no such source, 403 when it is not enabled. */
+  /** The source a URL names (or a body's shape belongs to): 404 when there is no such source, 403 when it is not enabled. */
   named(name: string): WebhookSource {
     const source = this.all.get(name as ProviderName);
     if (!source) throw new NotFoundError(`no webhook source ${name}: use one of ${PROVIDER_NAMES.join(', ')}`);
     return this.ifEnabled(source);
-  }
-
-  /** The source whose shape the body has (POST /webhook, which detects it); 403 when it is not enabled. */
-  forShape(body: unknown): WebhookSource {
-    return this.ifEnabled(this.all.get(detectProvider(body))!);
   }
 
   onModuleInit(): void {
