@@ -96,6 +96,19 @@ describe('production with every source signed (GENERIC_WEBHOOK_SECRET set)', () 
     expect((await deliveryRecord(ctx, wamid)).body).toMatchObject({ provider: 'meta', status: 'delivered' });
   });
 
+  it('keeps a signed generic status for a Meta wamid in a record of its own; the API asks which one', async () => {
+    const wamid = await realDeliveredRecord(ctx);
+    expect((await postWebhook(ctx.app.baseUrl, forgedFailure(wamid))).body.accepted).toBe(1); // signed this time
+    await drain(ctx);
+    const both = await deliveryRecord(ctx, wamid);
+    expect(both.status).toBe(409);
+    expect(both.body.message).toContain('?provider=');
+    const get = async (provider: string) =>
+      (await (await fetch(`${ctx.app.baseUrl}/deliveries/${wamid}?provider=${provider}`, { headers: { authorization: `Bearer ${API_KEY}` } })).json()) as any;
+    expect(await get('meta')).toMatchObject({ provider: 'meta', status: 'delivered', failedAt: null });
+    expect(await get('generic')).toMatchObject({ provider: 'generic', status: 'failed' });
+  });
+
   it('forwards with Standard Webhooks headers that the standardwebhooks package verifies with FORWARD_SECRET', async () => {
     const wamid = uniqueId();
     await postWebhook(ctx.app.baseUrl, metaText(wamid));
