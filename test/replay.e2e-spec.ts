@@ -41,7 +41,7 @@ describe('the detail record', () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({
       id: key, provider: 'meta', kind: 'message', type: 'text', from: '16505551234', status: 'processed',
-      attempts: 2, lastError: 'forward: FORWARD_URL answered 502', duplicateCount: 1,
+      attempts: 2, lastError: 'forward: FORWARD_URL answered 502: {"ok":false}', duplicateCount: 1,
     });
     expect(Date.parse(body.lastDuplicateAt)).toBeGreaterThanOrEqual(Date.parse(body.receivedAt));
     expect(Date.parse(body.processedAt)).toBeGreaterThan(Date.parse(body.receivedAt));

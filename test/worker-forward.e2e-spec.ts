@@ -79,7 +79,7 @@ describe('a downstream that fails three times, then recovers', () => {
     // Backoff: the n-th retry waits at least half of 200 ms × 2^(n-1).
     const gaps = attempts.slice(1).map((r, i) => r.at - attempts[i].at);
     gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(100 * 2 ** i - 20));
-    expect(row).toMatchObject({ attempts: 4, last_error: 'forward: FORWARD_URL answered 503' });
+    expect(row).toMatchObject({ attempts: 4, last_error: 'forward: FORWARD_URL answered 503: {"ok":false}' });
     expect(await stepsOf(ctx.db, key)).toEqual([{ step: 'forward', result: { status: 200 }, attempt: 4 }]);
   });
 });
@@ -91,10 +91,22 @@ describe('a downstream that always fails', () => {
     const key = `meta:msg:${uniqueId()}`;
     await postWebhook(ctx.app.baseUrl, metaText(key.slice('meta:msg:'.length)));
     const row = await eventually(() => rowOf(ctx.db, key), (r) => r.status === 'dead');
-    expect(row).toMatchObject({ attempts: 3, last_error: 'forward: FORWARD_URL answered 500', lease_token: null });
+    expect(row).toMatchObject({ attempts: 3, last_error: 'forward: FORWARD_URL answered 500: {"ok":false}', lease_token: null });
     await new Promise((r) => setTimeout(r, 1500)); // nothing more happens to a dead event
     expect(ctx.downstream.byKey(key)).toHaveLength(3);
     expect(await stepsOf(ctx.db, key)).toEqual([]);
+  });
+});
+
+describe('a downstream that answers with a huge body', () => {
+  const ctx = useForwarding(() => ({ status: 500, body: { error: 'x'.repeat(20 * 1024 * 1024) } }), { MAX_ATTEMPTS: '1' });
+
+  it('reads at most 64 KiB of it and keeps a short excerpt as the error', async () => {
+    const key = `meta:msg:${uniqueId()}`;
+    await postWebhook(ctx.app.baseUrl, metaText(key.slice('meta:msg:'.length)));
+    const row = await eventually(() => rowOf(ctx.db, key), (r) => r.status === 'dead');
+    expect(row.last_error).toMatch(/^forward: FORWARD_URL answered 500: \{"error":"x{200,}…? ?\(answer cut at 64 KiB\)$/);
+    expect(row.last_error.length).toBeLessThan(400);
   });
 });
 

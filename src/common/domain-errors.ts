@@ -41,6 +41,9 @@ export class StoreUnavailableError extends DomainError {
   }
 }
 
+/** Too many deliveries are waiting to be stored: shed at once, the provider retries (503). */
+export class OverloadedError extends DomainError {}
+
 /** Meta's subscription handshake did not present the configured verify token (403). */
 export class VerificationFailedError extends DomainError {}
 

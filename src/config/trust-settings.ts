@@ -2,6 +2,7 @@ import { Transform } from 'class-transformer';
 import { ArrayNotEmpty, IsIn, IsInt, Matches, Max, Min, MinLength } from 'class-validator';
 import { PROVIDER_NAMES, type ProviderName } from '../events/normalized-event.js';
 import { eachItem, toInt, toList } from './config-transforms.js';
+import { IngestSettings } from './ingest-settings.js';
 
 /** `whsec_` + base64, as Standard Webhooks libraries write secrets. */
 export const WHSEC_PATTERN = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
@@ -10,7 +11,7 @@ export const WHSEC_PATTERN = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
  * Who may reach the inbox and the operator API (part of AppConfig). Every secret is a list
  * (comma separated): during a rotation the old and the new value are both accepted.
  */
-export class TrustSettings {
+export class TrustSettings extends IngestSettings {
   /** The webhook sources this service takes deliveries from; a shape of any other is refused. */
   @Transform(toList)
   @ArrayNotEmpty({ message: `WEBHOOK_PROVIDERS must name at least one of ${PROVIDER_NAMES.join(', ')}` })

@@ -1,9 +1,10 @@
 import { jest } from '@jest/globals';
-import { StoreUnavailableError } from '../common/domain-errors.js';
+import { OverloadedError, StoreUnavailableError } from '../common/domain-errors.js';
 import { validateConfig } from '../config/app-config.js';
 import type { NormalizedEvent } from '../events/normalized-event.js';
 import type { ClaimRow } from '../messages/claim-row.js';
 import type { MessagesRepository } from '../messages/messages.repository.js';
+import type { MetricsService } from '../metrics/metrics.service.js';
 import { DedupService } from './dedup.service.js';
 
 const event = (key: string): NormalizedEvent => ({
@@ -15,8 +16,9 @@ const rejectedByServer = { code: 'P2010', meta: { driverAdapterError: { cause: {
 /** A repository stand-in: the database itself is covered by test/dedup.e2e-spec.ts. */
 function serviceWith(claimBatch: (rows: ClaimRow[]) => Promise<Set<string>>) {
   const repository = { claimBatch: jest.fn(claimBatch), claimOneByOne: jest.fn() };
-  const config = validateConfig({ DATABASE_URL: 'postgresql://x@127.0.0.1/db', DB_POOL_SIZE: '2' });
-  return { dedup: new DedupService(repository as unknown as MessagesRepository, config), repository };
+  const config = validateConfig({ DATABASE_URL: 'postgresql://x@127.0.0.1/db', DB_POOL_SIZE: '2', CLAIM_QUEUE_MAX_EVENTS: '1000' });
+  const metrics = { claimShed: jest.fn() };
+  return { dedup: new DedupService(repository as unknown as MessagesRepository, config, metrics as unknown as MetricsService), repository, metrics };
 }
 
 describe('DedupService', () => {
@@ -43,6 +45,42 @@ describe('DedupService', () => {
     await expect(poisoned).rejects.toBeInstanceOf(StoreUnavailableError);
     await expect(healthy).resolves.toEqual([{ id: 'healthy', result: 'accepted' }]);
     expect(repository.claimBatch.mock.calls.map(([rows]) => rows.map((r) => r.key))).toEqual([['first'], ['healthy', 'poison'], ['poison'], ['healthy']]);
+  });
+
+  it.each([
+    ['a statement timeout', '57014'],
+    ['too many connections', '53300'],
+    ['a lost connection', '08006'],
+  ])('fails a batched flush as a whole on %s, without one statement per request', async (_name, state) => {
+    let release!: () => void;
+    const busy = new Promise<void>((resolve) => (release = resolve));
+    const { dedup, repository } = serviceWith(async (rows) => {
+      if (rows.some((r) => r.key === 'first')) await busy;
+      throw { code: 'P2010', meta: { driverAdapterError: { cause: { originalCode: state } } } };
+    });
+    const first = dedup.claim([event('first')]);
+    const others = [dedup.claim([event('b')]), dedup.claim([event('c')]), dedup.claim([event('d')])];
+    release();
+    await expect(first).rejects.toBeInstanceOf(StoreUnavailableError);
+    for (const other of others) await expect(other).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(repository.claimBatch).toHaveBeenCalledTimes(2); // [first], then [b, c, d] once
+  });
+
+  it('sheds a delivery at once with OverloadedError when the queue is full, counting it', async () => {
+    let release!: () => void;
+    const busy = new Promise<void>((resolve) => (release = resolve));
+    const { dedup, metrics } = serviceWith(async (rows) => {
+      await busy;
+      return new Set(rows.map((r) => r.key));
+    });
+    // DB_POOL_SIZE=2: one flush at a time; CLAIM_QUEUE_MAX_EVENTS=1000 events may wait.
+    const running = dedup.claim([event('running')]);
+    const waiting = dedup.claim(Array.from({ length: 1000 }, (_, i) => event(`w${i}`)));
+    await expect(dedup.claim([event('one-too-many')])).rejects.toBeInstanceOf(OverloadedError);
+    expect(metrics.claimShed).toHaveBeenCalledTimes(1);
+    release();
+    await expect(running).resolves.toHaveLength(1);
+    await expect(waiting).resolves.toHaveLength(1000);
   });
 
   it('does not retry request by request when the server never answered', async () => {

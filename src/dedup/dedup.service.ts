@@ -1,34 +1,45 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { StoreUnavailableError } from '../common/domain-errors.js';
+import { OverloadedError, StoreUnavailableError } from '../common/domain-errors.js';
+import { FlushFailure, GroupCommit, QueueFullError, RetryAlone } from '../common/group-commit.js';
 import { AppConfig } from '../config/app-config.js';
 import type { NormalizedEvent } from '../events/normalized-event.js';
 import type { ClaimOutcome, ClaimRow } from '../messages/claim-row.js';
+import { isDataError, isUniqueViolation, withConflictRetries } from '../messages/database-errors.js';
 import { MessagesRepository } from '../messages/messages.repository.js';
-import { isUniqueViolation, sqlState } from '../messages/database-errors.js';
-import { GroupCommit, FlushFailure } from '../common/group-commit.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import type { ClaimVerdict, EventClaim } from './claim-result.js';
 import { mergeClaimRows, toClaimRow } from './claim-rows.js';
 
 const MAX_EVENTS_PER_FLUSH = 5000;
-const RETRYABLE_STATES = new Set(['40P01', '40001']); // deadlock, serialization failure
+/** Payload characters per statement: a few near-limit bodies must not become one statement of hundreds of MB. */
+const MAX_PAYLOAD_PER_FLUSH = 8 * 1024 * 1024;
 
 /**
  * Decides, through the database's unique constraint on message_id, which events are new.
  * An event is "accepted" only once its row is committed; anything else is a duplicate or an
- * error the provider must retry (StoreUnavailableError → 503).
+ * error the provider must retry (StoreUnavailableError and OverloadedError → 503).
  */
 @Injectable()
 export class DedupService {
   private readonly logger = new Logger(DedupService.name);
   private readonly batcher: GroupCommit<ClaimRow, ClaimVerdict>;
+  private shedSinceLog = 0;
+  private lastShedLogAt = 0;
 
   constructor(
     private readonly messages: MessagesRepository,
     config: AppConfig,
+    private readonly metrics: MetricsService,
   ) {
-    // Half the pool for claims leaves connections for health checks and other work.
-    const flushes = Math.max(1, Math.floor(config.DB_POOL_SIZE / 2));
-    this.batcher = new GroupCommit((requests) => this.claimRequests(requests), flushes, MAX_EVENTS_PER_FLUSH);
+    this.batcher = new GroupCommit((requests) => this.claimRequests(requests), {
+      // Half the pool for claims leaves connections for health checks and other work.
+      maxConcurrentFlushes: Math.max(1, Math.floor(config.DB_POOL_SIZE / 2)),
+      maxItemsPerFlush: MAX_EVENTS_PER_FLUSH,
+      sizeOf: (row) => row.payload.length,
+      maxSizePerFlush: MAX_PAYLOAD_PER_FLUSH,
+      maxQueuedItems: config.CLAIM_QUEUE_MAX_EVENTS,
+      maxQueuedSize: config.CLAIM_QUEUE_MAX_MB * 1024 * 1024,
+    });
   }
 
   async claim(events: NormalizedEvent[]): Promise<EventClaim[]> {
@@ -37,6 +48,7 @@ export class DedupService {
     try {
       verdicts = await this.batcher.submit(rows);
     } catch (error) {
+      if (error instanceof QueueFullError) throw this.shed(error);
       this.logger.error(`claim failed: ${error instanceof Error ? error.message : String(error)}`);
       throw new StoreUnavailableError('events could not be stored; retry later', { cause: error });
     }
@@ -49,12 +61,12 @@ export class DedupService {
     try {
       inserted = await this.store(mergeClaimRows(requests.flat()));
     } catch (error) {
-      // The server rejected the statement (it answered with a SQLSTATE): claim each request
-      // on its own so one unstorable delivery cannot fail the deliveries it was batched with.
-      if (requests.length === 1 || sqlState(error) === undefined) throw error;
-      return Promise.all(
-        requests.map((rows) => this.claimRequests([rows]).then(([result]) => result, (cause) => new FlushFailure(cause))),
-      );
+      // The server refused the data (classes 22, 23): one request may carry the value it refused,
+      // so each is tried again on its own, through the same limit. Anything else (a timeout, too
+      // many connections, a lost connection) fails the flush as a whole: splitting it would only
+      // multiply statements while the database struggles.
+      if (requests.length > 1 && isDataError(error)) return requests.map(() => new RetryAlone(error));
+      throw error;
     }
     const seen = new Set<string>();
     return requests.map((rows) =>
@@ -66,16 +78,28 @@ export class DedupService {
     );
   }
 
-  private async store(rows: ClaimRow[], attempt = 1): Promise<ClaimOutcome> {
-    try {
-      return await this.messages.claimBatch(rows);
-    } catch (error) {
-      if (isUniqueViolation(error)) {
+  private store(rows: ClaimRow[]): Promise<ClaimOutcome> {
+    return withConflictRetries(async () => {
+      try {
+        return await this.messages.claimBatch(rows);
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
         this.logger.warn('unique violation during a batch claim; claiming its events one by one');
         return this.messages.claimOneByOne(rows);
       }
-      if (attempt < 3 && RETRYABLE_STATES.has(sqlState(error) ?? '')) return this.store(rows, attempt + 1);
-      throw error;
+    });
+  }
+
+  /** Refuses a delivery at once; logs at most one line a second, however many are shed. */
+  private shed(error: QueueFullError): OverloadedError {
+    this.metrics.claimShed();
+    this.shedSinceLog++;
+    const now = Date.now();
+    if (now - this.lastShedLogAt >= 1000) {
+      this.logger.warn(`overloaded: ${this.shedSinceLog} delivery(ies) answered 503 since the last report; ${error.message}`);
+      this.shedSinceLog = 0;
+      this.lastShedLogAt = now;
     }
+    return new OverloadedError('too many deliveries are waiting to be stored; retry later');
   }
 }

@@ -15,3 +15,23 @@ export function sqlState(error: unknown, depth = 0): string | undefined {
 export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 'P2002' || sqlState(error) === '23505';
 }
+
+/** The server refused the data itself (classes 22 data exception, 23 integrity constraint violation). */
+export function isDataError(error: unknown): boolean {
+  const state = sqlState(error);
+  return state !== undefined && (state.startsWith('22') || state.startsWith('23'));
+}
+
+/** deadlock_detected, serialization_failure: the transaction lost a race and may simply run again. */
+const CONFLICT_STATES = new Set(['40P01', '40001']);
+
+/** Runs `work` again (up to `attempts` times in all) when it lost a lock race. */
+export async function withConflictRetries<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= attempts || !CONFLICT_STATES.has(sqlState(error) ?? '')) throw error;
+    }
+  }
+}

@@ -77,6 +77,11 @@ export class MetricsService {
     buckets: LAG_BUCKETS,
     registers: [this.registry],
   });
+  private readonly claimsShed = new Counter({
+    name: 'wdd_claims_shed_total',
+    help: 'Deliveries answered 503 at once because the claim queue in front of the database was full (events or bytes).',
+    registers: [this.registry],
+  });
   private readonly retentionPurges = new Counter({
     name: 'wdd_retention_purged_total',
     help: 'Rows the retention purge deleted, by table (messages: finished events, their steps not counted; deliveries: delivery records).',
@@ -128,6 +133,11 @@ export class MetricsService {
       else totals.set(id, { labels: { provider, kind, result }, count: 1 });
     });
     for (const { labels, count } of totals.values()) this.events.inc(labels, count);
+  }
+
+  /** A delivery refused because the claim queue was full. */
+  claimShed(): void {
+    this.claimsShed.inc();
   }
 
   signatureRejected(provider: ProviderName, reason: (typeof SIGNATURE_FAILURES)[number]): void {

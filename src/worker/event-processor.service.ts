@@ -36,12 +36,12 @@ export class EventProcessor {
   ) {
     // The writes of all in-flight events share statements and a few connections, so processing
     // (even a downstream outage failing every event at once) cannot starve the acknowledgements.
-    const flushes = Math.max(1, Math.floor(config.DB_POOL_SIZE / 5));
-    this.records = new GroupCommit((batch) => this.writeRecords(batch), flushes, 1000);
+    const limits = { maxConcurrentFlushes: Math.max(1, Math.floor(config.DB_POOL_SIZE / 5)), maxItemsPerFlush: 1000 };
+    this.records = new GroupCommit((batch) => this.writeRecords(batch), limits);
     this.failures = new GroupCommit(async (batch) => {
       const outcomes = await this.queue.fail(batch.flat(), config.MAX_ATTEMPTS);
       return batch.map((failures) => failures.map((f) => outcomes.get(f.key)!));
-    }, flushes, 1000);
+    }, limits);
   }
 
   async process(leased: LeasedEvent, signal: AbortSignal): Promise<ProcessOutcome> {

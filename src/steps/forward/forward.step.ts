@@ -3,6 +3,7 @@ import { signingKey } from '../../common/standard-webhooks.js';
 import { AppConfig } from '../../config/app-config.js';
 import type { NormalizedEvent } from '../../events/normalized-event.js';
 import { RetryLaterError, WorkerStep, type EventStep, type StepContext } from '../../worker/event-step.js';
+import { excerpt, readBounded } from './bounded-body.js';
 import { buildForwardRequest, retryAfterMs } from './forward-request.js';
 
 /**
@@ -28,6 +29,7 @@ export class ForwardStep implements EventStep {
     const { body, headers } = buildForwardRequest(event, context, this.keys);
     const timeout = AbortSignal.timeout(this.config.FORWARD_TIMEOUT_MS);
     let response: Response;
+    let answer: { text: string; truncated: boolean };
     try {
       response = await fetch(this.config.FORWARD_URL!, {
         method: 'POST',
@@ -36,7 +38,7 @@ export class ForwardStep implements EventStep {
         redirect: 'manual',
         signal: AbortSignal.any([context.signal, timeout]),
       });
-      await response.arrayBuffer(); // drain, so the keep-alive connection is reused
+      answer = await readBounded(response); // read to its end (so the connection is reused), but never more than 64 KiB
     } catch (error) {
       if (context.signal.aborted) throw context.signal.reason;
       if (timeout.aborted) throw new Error(`FORWARD_URL did not answer within ${this.config.FORWARD_TIMEOUT_MS} ms`);
@@ -44,7 +46,8 @@ export class ForwardStep implements EventStep {
       throw new Error(`FORWARD_URL unreachable: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
     }
     if (response.status >= 200 && response.status < 300) return { status: response.status };
-    const message = `FORWARD_URL answered ${response.status}`;
+    const said = excerpt(answer.text);
+    const message = `FORWARD_URL answered ${response.status}${said === '' ? '' : `: ${said}`}${answer.truncated ? ' (answer cut at 64 KiB)' : ''}`;
     const wait = retryAfterMs(response.headers.get('retry-after'));
     throw wait === undefined ? new Error(message) : new RetryLaterError(`${message} (Retry-After ${wait} ms)`, wait);
   }
