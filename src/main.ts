@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { Logger } from 'nestjs-pino';
 import { createApp } from './app.setup.js';
+import { listeningOn } from './common/listen-address.js';
 import { AppConfig, validateConfig } from './config/app-config.js';
 import { embeddedNotice, useEmbeddedDatabaseIfUnconfigured } from './embedded/embedded-mode.js';
 import { exitCleanlyOnSignals } from './shutdown.js';
@@ -29,11 +29,16 @@ const app = await createApp()
     process.exit(1);
   });
 const config = app.get(AppConfig);
-const server = await app.listen(config.PORT);
+const listening = config.HOST === undefined ? app.listen(config.PORT) : app.listen(config.PORT, config.HOST);
+const server = await listening.catch((error: Error) => {
+  // EADDRINUSE, or a HOST that is no address of this machine (EADDRNOTAVAIL) or does not resolve.
+  console.error(`cannot listen on port ${config.PORT} of ${config.HOST ?? 'every interface'}: ${error.message}`);
+  process.exit(1);
+});
 // Keep-alive longer than typical load balancers' idle timeout, so they never reuse a closed socket.
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 const logger = app.get(Logger);
 exitCleanlyOnSignals(app, logger, config.SHUTDOWN_TIMEOUT_MS + 5000, () => embedded?.stop());
 if (embedded) logger.log(embeddedNotice(embedded), 'Bootstrap');
-logger.log(`listening on port ${(server.address() as AddressInfo).port}`, 'Bootstrap');
+logger.log(`listening on ${listeningOn(server.address(), config.HOST)}`, 'Bootstrap');

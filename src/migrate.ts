@@ -2,12 +2,15 @@
 // before the service starts (equivalent to `prisma migrate deploy` where its engine runs).
 import { Logger } from '@nestjs/common';
 import { validateConfig } from './config/app-config.js';
+import { DEFAULT_MIGRATIONS_DIR } from './migrations/migration-files.js';
 import { applyMigrations } from './migrations/migrator.js';
 
 const logger = new Logger('migrate');
 try {
   const config = validateConfig(process.env);
-  const applied = await applyMigrations(config.DATABASE_URL, logger);
+  const applied = await applyMigrations(config.DATABASE_URL, logger, DEFAULT_MIGRATIONS_DIR, {
+    lockTimeoutMs: config.MIGRATION_LOCK_TIMEOUT_MS,
+  });
   logger.log(applied.length ? `applied: ${applied.join(', ')}` : 'nothing to apply');
 } catch (error) {
   logger.error(error instanceof Error ? error.message : String(error));

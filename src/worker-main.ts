@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import type { AddressInfo } from 'node:net';
+import { listeningOn } from './common/listen-address.js';
 import { AppConfig, validateConfig } from './config/app-config.js';
 import { serveWorkerMetrics } from './metrics/metrics-server.js';
 import { MetricsService } from './metrics/metrics.service.js';
@@ -32,7 +32,10 @@ await app.init();
 const config = app.get(AppConfig);
 exitCleanlyOnSignals(app, logger, config.SHUTDOWN_TIMEOUT_MS + 5000);
 if (config.WORKER_METRICS_PORT !== undefined) {
-  const server = await serveWorkerMetrics(app.get(MetricsService), config.WORKER_METRICS_PORT);
-  logger.log(`metrics on port ${(server.address() as AddressInfo).port}`, 'Bootstrap');
+  const server = await serveWorkerMetrics(app.get(MetricsService), config.WORKER_METRICS_PORT, config.HOST).catch((error: Error) => {
+    console.error(`cannot serve metrics on port ${config.WORKER_METRICS_PORT} of ${config.HOST ?? 'every interface'}: ${error.message}`);
+    process.exit(1);
+  });
+  logger.log(`metrics on ${listeningOn(server.address(), config.HOST)}`, 'Bootstrap');
 }
 logger.log('worker process ready', 'Bootstrap');

@@ -65,12 +65,53 @@ describe('GET /messages', () => {
     ['status=lost', 'status'],
     ['provider=telegram', 'provider'],
     ['since=yesterday', 'since'],
+    // Week dates, dates alone and date-times without an offset: a day, or an instant that depends on the server's zone.
+    ['since=2026-W48', 'since'],
+    ['since=2026-11-29', 'since'],
+    ['since=2026-11-29T00:00:00', 'since'],
+    ['until=2026-11-29T00:00Z', 'until'],
+    ['until=2026-02-30T00:00:00Z', 'until'],
+    ['until=2026-11-29T24:00:00Z', 'until'],
+    ['since=2026-11-29T00:00:00Z&since=2026-11-30T00:00:00Z', 'since'],
     ['colour=red', 'colour'],
     ['cursor=bm90LWEtY3Vyc29y', 'cursor'],
   ])('answers 400 naming the parameter for %s', async (query, name) => {
     const { status, body } = await get(`/messages?${query}`);
     expect(status).toBe(400);
     expect(JSON.stringify(body.message)).toContain(name);
+  });
+});
+
+describe('GET /messages since/until', () => {
+  const ids = async (query: string) => {
+    const { status, body } = await get(`/messages?${query}`);
+    expect(status).toBe(200);
+    return body.items.map((i: { id: string }) => i.id);
+  };
+  const at = (iso: string) => encodeURIComponent(iso);
+
+  it('compare instants exactly, to PostgreSQL’s microsecond, whatever the offset they are written in', async () => {
+    const id = uniqueId('window');
+    await postWebhook(ctx.service.baseUrl, { event: 'message', id, from: '4915100000002', type: 'text' });
+    // Alone in its second: nothing else was received in 2001.
+    await ctx.db.query("UPDATE messages SET received_at = '2001-02-03T04:05:06.123456Z' WHERE message_id = $1", [`generic:msg:${id}`]);
+    const key = [`generic:msg:${id}`];
+
+    expect(await ids(`since=${at('2001-02-03T04:05:06.123456Z')}&until=${at('2001-02-03T04:05:07Z')}`)).toEqual(key); // since is inclusive
+    expect(await ids(`since=${at('2001-02-03T06:05:06.123456+02:00')}&until=${at('2001-02-03T04:05:07Z')}`)).toEqual(key);
+    expect(await ids(`since=${at('2001-02-03T04:05:06.1234561Z')}&until=${at('2001-02-03T04:05:07Z')}`)).toEqual([]); // a tenth of a µs later
+    expect(await ids(`since=${at('2001-02-03T03:05:06.123457-01:00')}&until=${at('2001-02-03T04:05:07Z')}`)).toEqual([]);
+    expect(await ids(`since=${at('2001-02-03T04:05:06Z')}&until=${at('2001-02-03T04:05:06.123456Z')}`)).toEqual([]); // until is exclusive
+    expect(await ids(`since=${at('2001-02-03T04:05:06Z')}&until=${at('2001-02-03T04:05:06.1234561Z')}`)).toEqual(key);
+    expect(await ids(`since=${at('2001-02-03T04:05:06Z')}&until=${at('2001-02-03T13:05:06.124+09:00')}`)).toEqual(key);
+  });
+
+  it('names the + of an offset that arrived unencoded (a space)', async () => {
+    const { status, body } = await get('/messages?since=2026-11-29T00:00:00+02:00');
+    expect(status).toBe(400);
+    expect(JSON.stringify(body.message)).toContain('since must be an ISO 8601 (RFC 3339) date-time with seconds and an offset or Z');
+    expect(JSON.stringify(body.message)).toContain('write + as %2B');
+    expect((await get(`/messages?since=${at('2026-11-29T00:00:00+02:00')}`)).status).toBe(200);
   });
 });
 

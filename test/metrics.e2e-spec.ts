@@ -140,6 +140,7 @@ describe('GET /metrics', () => {
       wdd_webhook_deliveries_total: 'counter',
       wdd_events_total: 'counter',
       wdd_signature_rejections_total: 'counter',
+      wdd_claims_shed_total: 'counter',
       wdd_ack_duration_seconds: 'histogram',
       wdd_processing_outcomes_total: 'counter',
       wdd_retention_purged_total: 'counter',

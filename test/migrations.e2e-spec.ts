@@ -83,6 +83,21 @@ describe('migrations applied by the service', () => {
     await expect(applyMigrations(db.url, quiet, dir)).rejects.toThrow(FailedMigrationError);
   });
 
+  it('records the failure of a script that opened its own transaction, and keeps none of it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wdd-migrations-'));
+    await cp(DEFAULT_MIGRATIONS_DIR, dir, { recursive: true });
+    await mkdir(join(dir, '99999999999999_explicit'));
+    await writeFile(join(dir, '99999999999999_explicit', 'migration.sql'), 'BEGIN;\nCREATE TABLE half (id int);\nSELECT no_such_column FROM messages;\nCOMMIT;\n');
+
+    // The failure leaves the session inside the script's aborted transaction: it is rolled back
+    // before the failure is recorded, or recording it would fail too.
+    await expect(applyMigrations(db.url, quiet, dir)).rejects.toThrow(/no_such_column/);
+    const failed = (await bookkeeping()).find((r) => r.migration_name === '99999999999999_explicit');
+    expect(failed).toMatchObject({ finished_at: null, rolled_back_at: null, applied_steps_count: 0 });
+    expect(failed!.logs).toMatch(/Database error code: 42703/);
+    expect(await db.query("SELECT to_regclass('half') AS t")).toEqual([{ t: null }]);
+  });
+
   it('upgrades a database that already holds events: they become due for the worker', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wdd-migrations-'));
     const [first] = await readMigrationFiles();

@@ -95,7 +95,7 @@ const keys = async () => (await db.query('SELECT message_id FROM messages ORDER 
 const count = async (table: string) => (await db.query(`SELECT count(*)::int AS n FROM ${table}`))[0].n as number;
 
 describe('the purge of finished events', () => {
-  it('deletes processed and dead events RETENTION_DAYS after they were last seen or worked on, and never an unfinished one', async () => {
+  it('deletes processed and dead events `days` after they were last seen or worked on, and never an unfinished one', async () => {
     await insertEvents([
       { key: 'processed-9d', status: 'processed', received: 9 },
       { key: 'dead-9d', status: 'dead', received: 9 },
@@ -117,7 +117,8 @@ describe('the purge of finished events', () => {
         ('processed-9d', 'forward', 1), ('processed-9d', 'auto-reply', 1), ('processed-7d', 'forward', 1), ('failed-30d', 'forward', 3)`,
     );
 
-    expect(await repository.purgeFinishedEvents(DAYS, 1000)).toBe(4);
+    expect(await repository.purgeFinishedEvents('processed', DAYS, 1000)).toBe(3);
+    expect(await repository.purgeFinishedEvents('dead', DAYS, 1000)).toBe(1);
 
     expect(await keys()).toEqual([
       'dead-20d-died-1d', 'failed-30d', 'processed-20d-finished-3d', 'processed-7d', 'processed-7d23h', 'processed-9d-redelivered-2d',
@@ -128,8 +129,23 @@ describe('the purge of finished events', () => {
       { message_id: 'failed-30d', step: 'forward' },
       { message_id: 'processed-7d', step: 'forward' },
     ]);
-    expect(await repository.purgeFinishedEvents(DAYS, 1000)).toBe(0);
+    expect(await repository.purgeFinishedEvents('processed', DAYS, 1000)).toBe(0);
+    expect(await repository.purgeFinishedEvents('dead', DAYS, 1000)).toBe(0);
     expect(await count('messages')).toBe(8);
+  });
+
+  it('deletes each status on its own clock: dead events only after DEAD_RETENTION_DAYS (30 here)', async () => {
+    await insertEvents([
+      { key: 'dead-9d', status: 'dead', received: 9 },
+      { key: 'dead-29d', status: 'dead', received: 29 },
+      { key: 'dead-31d', status: 'dead', received: 31 },
+      { key: 'dead-40d-died-20d', status: 'dead', received: 40, due: 20 },
+      { key: 'processed-9d', status: 'processed', received: 9 },
+    ]);
+    expect(await repository.purgeFinishedEvents('dead', 30, 1000)).toBe(1);
+    expect(await keys()).toEqual(['dead-29d', 'dead-40d-died-20d', 'dead-9d', 'processed-9d']);
+    expect(await repository.purgeFinishedEvents('processed', DAYS, 1000)).toBe(1);
+    expect(await keys()).toEqual(['dead-29d', 'dead-40d-died-20d', 'dead-9d']);
   });
 
   it('measures age against the configured RETENTION_DAYS (30 here)', async () => {
@@ -137,16 +153,16 @@ describe('the purge of finished events', () => {
       { key: 'processed-20d', status: 'processed', received: 20 },
       { key: 'processed-40d', status: 'processed', received: 40 },
     ]);
-    expect(await repository.purgeFinishedEvents(30, 1000)).toBe(1);
+    expect(await repository.purgeFinishedEvents('processed', 30, 1000)).toBe(1);
     expect(await keys()).toEqual(['processed-20d']);
   });
 
   it('deletes at most one batch per statement', async () => {
     await insertOldProcessed(25, 'generic:msg:b');
-    expect(await repository.purgeFinishedEvents(DAYS, 10)).toBe(10);
-    expect(await repository.purgeFinishedEvents(DAYS, 10)).toBe(10);
-    expect(await repository.purgeFinishedEvents(DAYS, 10)).toBe(5);
-    expect(await repository.purgeFinishedEvents(DAYS, 10)).toBe(0);
+    expect(await repository.purgeFinishedEvents('processed', DAYS, 10)).toBe(10);
+    expect(await repository.purgeFinishedEvents('processed', DAYS, 10)).toBe(10);
+    expect(await repository.purgeFinishedEvents('processed', DAYS, 10)).toBe(5);
+    expect(await repository.purgeFinishedEvents('processed', DAYS, 10)).toBe(0);
     expect(await count('message_steps')).toBe(0);
   });
 
@@ -161,14 +177,14 @@ describe('the purge of finished events', () => {
       await operator.query("UPDATE messages SET status = 'received', attempts = 0, processed_at = NULL, due_at = now() WHERE message_id = 'generic:msg:locked-1'");
       await operator.query("UPDATE messages SET duplicate_count = duplicate_count + 1, last_duplicate_at = now() WHERE message_id = 'generic:msg:locked-2'");
       const started = Date.now();
-      expect(await repository.purgeFinishedEvents(DAYS, 1000)).toBe(3);
+      expect(await repository.purgeFinishedEvents('processed', DAYS, 1000)).toBe(3);
       expect(Date.now() - started).toBeLessThan(2000); // did not wait for the operator's transaction
       await operator.query('COMMIT');
     } finally {
       await operator.end();
     }
     // Committed: one is unfinished again, the other was just redelivered. Both stay.
-    expect(await repository.purgeFinishedEvents(DAYS, 1000)).toBe(0);
+    expect(await repository.purgeFinishedEvents('processed', DAYS, 1000)).toBe(0);
     expect(await db.query('SELECT message_id, status FROM messages ORDER BY message_id')).toEqual([
       { message_id: 'generic:msg:locked-1', status: 'received' },
       { message_id: 'generic:msg:locked-2', status: 'processed' },
@@ -185,12 +201,12 @@ describe('the purge of finished events', () => {
 
     // A redelivery 9 days after the first: a duplicate, and it restarts the key's retention.
     expect(await claims.claimBatch([row])).toEqual(new Set());
-    expect(await repository.purgeFinishedEvents(DAYS, 1000)).toBe(0);
+    expect(await repository.purgeFinishedEvents('processed', DAYS, 1000)).toBe(0);
     expect(await keys()).toEqual([row.key]);
 
     // RETENTION_DAYS without a redelivery: the key is purged...
     await db.query("UPDATE messages SET last_duplicate_at = now() - interval '9 days'");
-    expect(await repository.purgeFinishedEvents(DAYS, 1000)).toBe(1);
+    expect(await repository.purgeFinishedEvents('processed', DAYS, 1000)).toBe(1);
     // ...and a redelivery after that is new to the service: stored and processed again. This is
     // what a RETENTION_DAYS beyond the providers' retry window (Meta: 7 days) must make impossible.
     expect(await claims.claimBatch([row])).toEqual(new Set([row.key]));
@@ -247,9 +263,9 @@ describe('the retention job', () => {
 
     const run = await app.get(RetentionService).runOnce();
 
-    expect(run).toMatchObject({ events: 2500, deliveries: 1001 });
-    expect(await Promise.all(events.mock.results.map((r) => r.value))).toEqual([1000, 1000, 500]);
-    expect(events.mock.calls).toEqual([[8, 1000], [8, 1000], [8, 1000]]);
+    expect(run).toMatchObject({ events: 2500, deadEvents: 0, deliveries: 1001 });
+    expect(await Promise.all(events.mock.results.map((r) => r.value))).toEqual([1000, 1000, 500, 0]);
+    expect(events.mock.calls).toEqual([['processed', 8, 1000], ['processed', 8, 1000], ['processed', 8, 1000], ['dead', 30, 1000]]);
     expect(await Promise.all(deliveries.mock.results.map((r) => r.value))).toEqual([1000, 1]);
     expect(await count('messages')).toBe(3);
     expect(await count('message_steps')).toBe(3);
@@ -257,7 +273,26 @@ describe('the retention job', () => {
     expect(await purgedMetric(app, 'messages')).toBe(2500);
     expect(await purgedMetric(app, 'deliveries')).toBe(1001);
     const lines = log.mock.calls.filter(([message]) => String(message).startsWith('retention:'));
-    expect(lines).toEqual([[expect.stringMatching(/^retention: purged 2500 events and 1001 delivery records older than 8 days in \d+ ms$/)]]);
+    expect(lines).toEqual([[expect.stringMatching(
+      /^retention: purged 2500 processed events and 1001 delivery records older than 8 days and 0 dead events older than 30 days in \d+ ms$/,
+    )]]);
+  });
+
+  it('keeps a dead event past RETENTION_DAYS until DEAD_RETENTION_DAYS, so it can still be replayed', async () => {
+    const app = await startContext({ RETENTION_DAYS: '8', DEAD_RETENTION_DAYS: '30' });
+    await insertEvents([
+      { key: 'generic:msg:dead-12d', status: 'dead', received: 12 }, // older than RETENTION_DAYS, younger than DEAD_RETENTION_DAYS
+      { key: 'generic:msg:dead-45d', status: 'dead', received: 45 },
+      { key: 'generic:msg:dead-45d-died-29d', status: 'dead', received: 45, due: 29 },
+      { key: 'generic:msg:processed-12d', status: 'processed', received: 12 },
+    ]);
+    await db.query("INSERT INTO message_steps (message_id, step, attempt) VALUES ('generic:msg:dead-12d', 'delivery-status', 1)");
+
+    expect(await app.get(RetentionService).runOnce()).toMatchObject({ events: 2, deadEvents: 1 });
+
+    expect(await keys()).toEqual(['generic:msg:dead-12d', 'generic:msg:dead-45d-died-29d']);
+    // Still whole: its completed step stays skipped when it is replayed.
+    expect(await db.query('SELECT message_id, step FROM message_steps')).toEqual([{ message_id: 'generic:msg:dead-12d', step: 'delivery-status' }]);
   });
 
   it('run by two instances at once, deletes every row exactly once and without errors', async () => {
@@ -295,7 +330,7 @@ describe('the retention job', () => {
     const log = jest.spyOn(Logger.prototype, 'log');
     const app = await startContext({ RETENTION_ENABLED: 'true', RETENTION_INTERVAL_MINUTES: '5' });
     expect(log.mock.calls.filter(([m]) => String(m).startsWith('retention:'))).toEqual([
-      ['retention: processed and dead events and delivery records older than 8 days are purged every 5 min'],
+      ['retention: processed events and delivery records older than 8 days, and dead events older than 30 days, are purged every 5 min'],
     ]);
     const started = Date.now();
     await app.close();

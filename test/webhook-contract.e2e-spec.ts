@@ -84,7 +84,7 @@ describe('POST /webhook', () => {
   it.each([
     ['malformed JSON', '{"object": "whatsapp_business_account", ', 'application/json'],
     ['a JSON array', '[{"id": "x"}]', 'application/json'],
-    ['a WASender body without any message', '{"event": "messages.received", "data": {}}', 'application/json'],
+    // Meta's envelope with nothing in it: no change to store (Meta never sends one).
     ['a Meta body without messages or changes', '{"object": "whatsapp_business_account", "entry": []}', 'application/json'],
     ['a form-encoded body', 'id=abc&from=123', 'application/x-www-form-urlencoded'],
     ['a plain-text body', 'id abc', 'text/plain'],
@@ -97,6 +97,51 @@ describe('POST /webhook', () => {
     expect(answer).toMatchObject({ statusCode: 400, message: expect.any(String) });
     expect(answer.message.length).toBeGreaterThan(5);
     expect(await countRows()).toBe(before);
+  });
+
+  it('reads a WASender receipt that names its stage by status as that receipt', async () => {
+    const id = uniqueId('3EB0');
+    const payload = {
+      event: 'message-receipt.update', sessionId: 'SESSION_API_KEY_PLACEHOLDER_DO_NOT_LOG', timestamp: 1750031010,
+      data: [{ key: { id, fromMe: true, remoteJid: '120363000000000000@g.us' }, receipt: { userJid: '16505551234@s.whatsapp.net', status: 'read', t: 1750031000 } }],
+    };
+    const answer = await postWebhook(ctx.service.baseUrl, payload);
+    const key = `wasender:receipt:${id}:read:16505551234@s.whatsapp.net`;
+    expect(answer).toEqual({ status: 200, body: { accepted: 1, duplicates: 0, stale: 0, events: [{ id: key, result: 'accepted' }] } });
+    const rows = await ctx.db.query('SELECT kind, type, sender, provider_timestamp FROM messages WHERE message_id = $1', [key]);
+    expect(rows).toEqual([{ kind: 'status', type: 'read', sender: '16505551234', provider_timestamp: new Date(1750031000_000) }]);
+  });
+
+  // Refused with 400, a provider's own delivery would be retried for days (Meta: 7).
+  it.each([
+    ['a WASender update without a status it knows', (id: string) => ({
+      event: 'messages.update', sessionId: 'SESSION_API_KEY_PLACEHOLDER_DO_NOT_LOG', timestamp: 1750031010123,
+      data: { key: { id, fromMe: true, remoteJid: '16505551234@s.whatsapp.net' }, update: { pollUpdates: [] } },
+    }), 'wasender', 'messages.update'],
+    ['a WASender body without any message', (id: string) => ({ event: 'messages.received', data: { note: id } }), 'wasender', 'messages.received'],
+    ['a Meta change whose messages have no id', (id: string) => ({
+      object: 'whatsapp_business_account', entry: [{ id: 'WABA', changes: [{ field: 'messages', value: { messages: [{ from: '16505551234', type: 'text', text: { body: id } }] } }] }],
+    }), 'meta', 'messages'],
+  ])('answers 200 to %s: one other event keyed by its content, stored, counted, a duplicate when redelivered', async (_name, build, provider, type) => {
+    const payload = build(uniqueId());
+    const counted = async () => {
+      const text = await (await fetch(`${ctx.service.baseUrl}/metrics`)).text();
+      const line = text.split('\n').find((l) => l.startsWith(`wdd_events_total{provider="${provider}",kind="other",result="accepted"}`));
+      return Number(line?.split(' ').at(-1) ?? 0);
+    };
+    const before = await counted();
+
+    const first = await postWebhook(ctx.service.baseUrl, payload);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ accepted: 1, duplicates: 0, events: [{ id: expect.stringMatching(new RegExp(`^${provider}:other:[0-9a-f]{64}$`)), result: 'accepted' }] });
+    const key = first.body.events[0]!.id;
+    const [row] = await ctx.db.query('SELECT provider::text, kind::text, type, payload FROM messages WHERE message_id = $1', [key]);
+    expect(row).toMatchObject({ provider, kind: 'other', type });
+    expect(JSON.stringify(row.payload)).not.toContain('SESSION_API_KEY');
+    expect(await counted()).toBe(before + 1);
+
+    const again = await postWebhook(ctx.service.baseUrl, payload);
+    expect(again.body).toMatchObject({ accepted: 0, duplicates: 1, events: [{ id: key, result: 'duplicate' }] });
   });
 
   it("admits a body of Meta's documented 3 MB maximum", async () => {

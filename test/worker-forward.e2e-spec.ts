@@ -11,15 +11,22 @@ const SECRET = 'forward-secret-123';
 const useForwarding = (reply: (n: number) => Reply, env: Record<string, string> = {}) =>
   useServiceWithDownstream(reply, { FORWARD_SECRET: SECRET, RETRY_BASE_MS: '200', ...env });
 
+/** Posts a new event and waits until it is forwarded: the worker has been round since anything before it. */
+async function forwardedAfter(ctx: { app: { baseUrl: string }; downstream: { byKey(key: string): unknown[] } }): Promise<void> {
+  const wamid = uniqueId('wamid.SENTINEL');
+  await postWebhook(ctx.app.baseUrl, metaText(wamid));
+  await eventually(async () => ctx.downstream.byKey(`meta:msg:${wamid}`).length, (n) => n > 0);
+}
+
 const rowOf = async (db: TestDatabase, key: string) => (await db.query('SELECT * FROM messages WHERE message_id = $1', [key]))[0];
 const stepsOf = (db: TestDatabase, key: string) => db.query('SELECT step, result, attempt FROM message_steps WHERE message_id = $1 ORDER BY completed_at', [key]);
 
 describe('the forward step', () => {
-  // A poll interval far beyond the test's patience: only LISTEN/NOTIFY can start the work in time.
+  // A poll interval far beyond the test's patience: only LISTEN/NOTIFY can start the work at all.
   // (The embedded database cannot notify another connection: there the workers poll.)
-  const ctx = useForwarding(() => ({ status: 200 }), EMBEDDED ? {} : { WORKER_POLL_MS: '60000' });
+  const ctx = useForwarding(() => ({ status: 200 }), EMBEDDED ? {} : { WORKER_POLL_MS: '600000' });
 
-  it('POSTs each accepted event once, signed, with its key as Idempotency-Key, within a second of the ack', async () => {
+  it('POSTs each accepted event once, signed, with its key as Idempotency-Key, woken by the insert (the poll is 10 minutes away)', async () => {
     if (!EMBEDDED) {
       await eventually(
         () => ctx.db.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN messages_inbox'"),
@@ -28,12 +35,10 @@ describe('the forward step', () => {
     }
     const wamid = uniqueId();
     const key = `meta:msg:${wamid}`;
-    const acked = Date.now();
     expect((await postWebhook(ctx.app.baseUrl, metaText(wamid, 'hi there'))).body.accepted).toBe(1);
-    await ctx.downstream.waitFor(1, 1000);
+    await ctx.downstream.waitFor(1);
 
     const [request] = ctx.downstream.byKey(key);
-    expect(request.at - acked).toBeLessThan(1000);
     expect(isSignedWith(SECRET, request)).toBe(true);
     expect(request.headers['x-delivery-attempt']).toBe('1');
     const body = JSON.parse(request.body);
@@ -54,10 +59,10 @@ describe('the forward step', () => {
     expect(answer.body.accepted).toBe(3);
     await ctx.downstream.waitFor(before + 3);
     expect((await postWebhook(ctx.app.baseUrl, batch)).body.duplicates).toBe(3);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(ctx.downstream.requests.slice(before).map((r) => r.headers['idempotency-key']).sort()).toEqual(
-      answer.body.events.map((e) => e.id).sort(),
-    );
+    await forwardedAfter(ctx); // the worker has been round since the redelivery
+    const batchKeys = answer.body.events.map((e) => e.id);
+    const forwarded = ctx.downstream.requests.slice(before).map((r) => String(r.headers['idempotency-key']));
+    expect(forwarded.filter((key) => batchKeys.includes(key)).sort()).toEqual([...batchKeys].sort());
     // The status also went through its own step first.
     const statusKey = answer.body.events.find((e) => e.id.startsWith('meta:status:'))!.id;
     const steps = await eventually(() => stepsOf(ctx.db, statusKey), (s) => s.length === 2);
@@ -92,7 +97,7 @@ describe('a downstream that always fails', () => {
     await postWebhook(ctx.app.baseUrl, metaText(key.slice('meta:msg:'.length)));
     const row = await eventually(() => rowOf(ctx.db, key), (r) => r.status === 'dead');
     expect(row).toMatchObject({ attempts: 3, last_error: 'forward: FORWARD_URL answered 500: {"ok":false}', lease_token: null });
-    await new Promise((r) => setTimeout(r, 1500)); // nothing more happens to a dead event
+    await forwardedAfter(ctx); // the worker has been round since: nothing more happens to a dead event
     expect(ctx.downstream.byKey(key)).toHaveLength(3);
     expect(await stepsOf(ctx.db, key)).toEqual([]);
   });
@@ -110,22 +115,15 @@ describe('a downstream that answers with a huge body', () => {
   });
 });
 
-describe('a slow downstream', () => {
-  const ctx = useForwarding(() => ({ status: 200, delayMs: 3000 }), { WORKER_CONCURRENCY: '2' });
+describe('a downstream that hangs', () => {
+  const ctx = useForwarding(() => 'hang', { WORKER_CONCURRENCY: '2' });
 
-  it('does not slow the acknowledgement', async () => {
-    await postWebhook(ctx.app.baseUrl, metaText()); // occupies the worker for seconds
+  it('does not hold up the acknowledgement: deliveries are acked while every worker slot waits on it', async () => {
+    await postWebhook(ctx.app.baseUrl, metaText()); // each occupies a worker slot until FORWARD_TIMEOUT_MS
     await postWebhook(ctx.app.baseUrl, metaText());
     await ctx.downstream.waitFor(2);
-    const timings: number[] = [];
-    for (let i = 0; i < 20; i++) {
-      const started = performance.now();
-      const answer = await postWebhook(ctx.app.baseUrl, metaText());
-      timings.push(performance.now() - started);
-      expect(answer.body.accepted).toBe(1);
-    }
-    expect(Math.max(...timings)).toBeLessThan(500);
-    // …while both forwards were still waiting for their answers.
+    for (let i = 0; i < 20; i++) expect((await postWebhook(ctx.app.baseUrl, metaText())).body.accepted).toBe(1);
+    // …all answered while both forwards were still waiting for theirs.
     expect(ctx.downstream.requests).toHaveLength(2);
   });
 });

@@ -15,6 +15,20 @@ describe('validateConfig', () => {
     expect(config.WHATSAPP_APP_SECRET).toEqual([]);
   });
 
+  it('listens on every interface unless HOST names an address or a host name', () => {
+    expect(validateConfig(base).HOST).toBeUndefined();
+    expect(validateConfig({ ...base, HOST: '' }).HOST).toBeUndefined();
+    for (const host of ['127.0.0.1', '0.0.0.0', '::1', '::', 'fd00::2', 'localhost', 'app.internal']) {
+      expect(validateConfig({ ...base, HOST: host }).HOST).toBe(host);
+    }
+  });
+
+  it.each(['127.0.0.1:3000', '[::1]', 'http://localhost', '300.1.1.1', ' 127.0.0.1', 'two hosts'])('rejects HOST=%j naming the variable', (host) => {
+    expect(() => validateConfig({ ...base, HOST: host })).toThrow(
+      'HOST must be an IP address (e.g. 127.0.0.1, ::1, 0.0.0.0) or a host name, without a port',
+    );
+  });
+
   it('reads every secret as a comma list (rotation) and the sources as names', () => {
     const whsec = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
     const config = validateConfig({
@@ -43,6 +57,7 @@ describe('validateConfig', () => {
     [{ ...base, WEBHOOK_PROVIDERS: ' , ' }, /WEBHOOK_PROVIDERS/],
     [{ ...base, WEBHOOK_ALLOW_UNSIGNED: 'all' }, /WEBHOOK_ALLOW_UNSIGNED/],
     [{ ...base, GENERIC_WEBHOOK_SECRET: 'not-a-whsec-secret' }, /GENERIC_WEBHOOK_SECRET/],
+    [{ ...base, GENERIC_WEBHOOK_SECRET: 'whsec_AAAA' }, /GENERIC_WEBHOOK_SECRET must hold at least 16 bytes/],
     [{ ...base, FORWARD_SECRET: 'whsec_not base64!' }, /FORWARD_SECRET/],
     [{ ...base, WEBHOOK_TOLERANCE_SECONDS: '0' }, /WEBHOOK_TOLERANCE_SECONDS/],
   ])('rejects %o naming the variable', (env, name) => {

@@ -1,8 +1,8 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, isFQDN, isIP, Matches, Max, Min, ValidateBy, validateSync } from 'class-validator';
 import { emptyToUndefined, toBoolean, toInt } from './config-transforms.js';
-import { ProcessingSettings } from './processing-settings.js';
-import { WHSEC_PATTERN } from './trust-settings.js';
+import { DEFAULT_DEAD_RETENTION_DAYS, ProcessingSettings } from './processing-settings.js';
+import { keyBytes, MIN_KEY_BYTES, WHSEC_PATTERN } from './trust-settings.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -23,12 +23,31 @@ export class AppConfig extends ProcessingSettings {
   @Max(65535)
   PORT = 3000;
 
+  /**
+   * The address the HTTP server (and the standalone worker's metrics server) binds to. Unset,
+   * every interface, as Node.js does by default; `127.0.0.1` keeps the service reachable only
+   * through a proxy on the same host.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @ValidateBy(
+    { name: 'isListenAddress', validator: { validate: (value) => typeof value === 'string' && (isIP(value) || isFQDN(value, { require_tld: false })) } },
+    { message: 'HOST must be an IP address (e.g. 127.0.0.1, ::1, 0.0.0.0) or a host name, without a port' },
+  )
+  HOST?: string;
+
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: LogLevel = 'info';
 
   @Transform(toBoolean)
   @IsBoolean({ message: 'MIGRATE_ON_START must be true or false' })
   MIGRATE_ON_START = true;
+
+  /** lock_timeout of each migration (docs/migrations.md); keep it below DB_STATEMENT_TIMEOUT_MS. 0: no limit. */
+  @Transform(toInt)
+  @IsInt({ message: 'MIGRATION_LOCK_TIMEOUT_MS must be an integer' })
+  @Min(0)
+  MIGRATION_LOCK_TIMEOUT_MS = 2000;
 
   /** Connections per process; claims from concurrent requests share them in batches. */
   @Transform(toInt)
@@ -66,6 +85,8 @@ export function validateConfig(env: Record<string, unknown>): AppConfig {
   }
   const conflicts = crossFieldErrors(config);
   if (conflicts.length > 0) throw new Error(`Invalid configuration:\n  - ${conflicts.join('\n  - ')}`);
+  // Unset, it follows a longer RETENTION_DAYS: raising that alone must never make the start fail.
+  config.DEAD_RETENTION_DAYS ??= Math.max(DEFAULT_DEAD_RETENTION_DAYS, config.RETENTION_DAYS);
   return config;
 }
 
@@ -73,17 +94,18 @@ function crossFieldErrors(config: AppConfig): string[] {
   const errors: string[] = [];
   if (config.AUTO_REPLY_TEXT && !config.WHATSAPP_ACCESS_TOKEN) errors.push('AUTO_REPLY_TEXT needs WHATSAPP_ACCESS_TOKEN');
   for (const secret of config.FORWARD_SECRET) {
-    if (secret.startsWith('whsec_') && !WHSEC_PATTERN.test(secret)) errors.push('FORWARD_SECRET: a whsec_ secret must be whsec_ followed by base64');
+    if (!secret.startsWith('whsec_')) continue;
+    if (!WHSEC_PATTERN.test(secret)) errors.push('FORWARD_SECRET: a whsec_ secret must be whsec_ followed by base64');
+    else if (keyBytes(secret) < MIN_KEY_BYTES) errors.push(`FORWARD_SECRET: a whsec_ secret must hold at least ${MIN_KEY_BYTES} bytes`);
   }
   if (config.RETRY_MAX_MS < config.RETRY_BASE_MS) errors.push('RETRY_MAX_MS must not be below RETRY_BASE_MS');
-  // An attempt is aborted when its lease nears expiry; a forward must be able to time out first.
-  if (config.FORWARD_TIMEOUT_MS >= attemptDeadlineMs(config.LEASE_SECONDS)) {
-    errors.push(`FORWARD_TIMEOUT_MS must be below ${attemptDeadlineMs(config.LEASE_SECONDS)} (80 % of LEASE_SECONDS)`);
+  // A dead event is purged on its own, longer clock; purging it before the processed ones would defeat the point.
+  if (config.DEAD_RETENTION_DAYS !== undefined && config.DEAD_RETENTION_DAYS < config.RETENTION_DAYS) {
+    errors.push(`DEAD_RETENTION_DAYS must not be below RETENTION_DAYS (${config.RETENTION_DAYS})`);
+  }
+  // An attempt is aborted at its timeout; a forward must be able to time out (and say why) first.
+  if (config.FORWARD_TIMEOUT_MS >= config.ATTEMPT_TIMEOUT_SECONDS * 1000) {
+    errors.push(`FORWARD_TIMEOUT_MS must be below ATTEMPT_TIMEOUT_SECONDS (${config.ATTEMPT_TIMEOUT_SECONDS * 1000} ms)`);
   }
   return errors;
-}
-
-/** How long one attempt may run: its lease minus a margin to record the outcome before anyone may take over. */
-export function attemptDeadlineMs(leaseSeconds: number): number {
-  return Math.floor(leaseSeconds * 800);
 }

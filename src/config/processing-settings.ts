@@ -3,6 +3,8 @@ import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } fr
 import { eachItem, emptyToUndefined, toBoolean, toInt, toList } from './config-transforms.js';
 import { TrustSettings } from './trust-settings.js';
 
+export const DEFAULT_DEAD_RETENTION_DAYS = 30;
+
 /** The background worker's, the built-in steps' and the retention purge's settings (part of AppConfig). */
 export class ProcessingSettings extends TrustSettings {
   /** Run the background worker in this process; `npm run start:worker` runs it alone. */
@@ -40,12 +42,22 @@ export class ProcessingSettings extends TrustSettings {
   @Min(50)
   WORKER_POLL_MS = 1000;
 
-  /** The longest one attempt (all its steps) may take before another worker may take the event over. */
+  /**
+   * How long a lease lasts without a renewal. A running attempt renews it every third of this
+   * (heartbeat), so it bounds how long a crashed worker's events wait, not how long a step may run.
+   */
   @Transform(toInt)
   @IsInt({ message: 'LEASE_SECONDS must be an integer' })
   @Min(1)
   @Max(86_400)
   LEASE_SECONDS = 60;
+
+  /** The longest one attempt (all its steps) may run; then it is aborted, fails and is retried. */
+  @Transform(toInt)
+  @IsInt({ message: 'ATTEMPT_TIMEOUT_SECONDS must be an integer' })
+  @Min(1)
+  @Max(86_400)
+  ATTEMPT_TIMEOUT_SECONDS = 60;
 
   /** Attempts before an event is dead; a lease that expires counts as an attempt. */
   @Transform(toInt)
@@ -105,14 +117,14 @@ export class ProcessingSettings extends TrustSettings {
   @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true }, { message: 'WHATSAPP_GRAPH_URL must be an http(s):// URL' })
   WHATSAPP_GRAPH_URL = 'https://graph.facebook.com/v23.0';
 
-  /** Purge finished events and delivery records older than RETENTION_DAYS (src/retention). */
+  /** Purge finished events and delivery records older than RETENTION_DAYS / DEAD_RETENTION_DAYS (src/retention). */
   @Transform(toBoolean)
   @IsBoolean({ message: 'RETENTION_ENABLED must be true or false' })
   RETENTION_ENABLED = true;
 
   /**
-   * Days an idempotency key (a processed or dead event) is kept after it was last received,
-   * redelivered or worked on. Meta retries a webhook for up to 7 days: a key purged sooner
+   * Days an idempotency key (a processed event; dead ones: DEAD_RETENTION_DAYS) is kept after
+   * it was last received, redelivered or worked on. Meta retries a webhook for up to 7 days: a key purged sooner
    * would let a late retry be accepted as new and processed twice.
    */
   @Transform(toInt)
@@ -120,6 +132,19 @@ export class ProcessingSettings extends TrustSettings {
   @Min(8, { message: 'RETENTION_DAYS must be at least 8: Meta retries a webhook for up to 7 days, and a key purged sooner lets a late retry be processed twice' })
   @Max(36_500)
   RETENTION_DAYS = 8;
+
+  /**
+   * Days a dead event is kept, counted like RETENTION_DAYS: long enough to notice it and replay
+   * it. Unset, 30 or RETENTION_DAYS when that is longer (validateConfig fills it in); never
+   * below RETENTION_DAYS (see crossFieldErrors).
+   */
+  @Transform(emptyToUndefined)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt({ message: 'DEAD_RETENTION_DAYS must be an integer' })
+  @Min(8, { message: "DEAD_RETENTION_DAYS must be at least 8, RETENTION_DAYS' minimum" })
+  @Max(36_500)
+  DEAD_RETENTION_DAYS: number;
 
   /** How often each process runs the purge (±10 % jitter; the first run comes 10–70 s after start). */
   @Transform(toInt)

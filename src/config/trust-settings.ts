@@ -1,11 +1,17 @@
 import { Transform } from 'class-transformer';
-import { ArrayNotEmpty, IsIn, IsInt, Matches, Max, Min, MinLength } from 'class-validator';
+import { ArrayNotEmpty, IsIn, IsInt, Matches, Max, Min, MinLength, ValidateBy } from 'class-validator';
 import { PROVIDER_NAMES, type ProviderName } from '../events/normalized-event.js';
 import { eachItem, toInt, toList } from './config-transforms.js';
 import { IngestSettings } from './ingest-settings.js';
 
 /** `whsec_` + base64, as Standard Webhooks libraries write secrets. */
 export const WHSEC_PATTERN = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
+
+/** The shortest HMAC key a `whsec_` secret may decode to. */
+export const MIN_KEY_BYTES = 16;
+
+/** How many bytes the HMAC key of a `whsec_` secret has. */
+export const keyBytes = (secret: string) => Buffer.from(secret.replace(/^whsec_/, ''), 'base64').length;
 
 /**
  * Who may reach the inbox and the operator API (part of AppConfig). Every secret is a list
@@ -44,6 +50,10 @@ export class TrustSettings extends IngestSettings {
   /** Standard Webhooks secrets (`whsec_…`) the generic source's deliveries must be signed with. */
   @Transform(toList)
   @Matches(WHSEC_PATTERN, eachItem('GENERIC_WEBHOOK_SECRET must be whsec_ followed by base64, as Standard Webhooks secrets are'))
+  @ValidateBy(
+    { name: 'isLongEnoughKey', validator: { validate: (secret: unknown) => typeof secret === 'string' && keyBytes(secret) >= MIN_KEY_BYTES } },
+    eachItem(`GENERIC_WEBHOOK_SECRET must hold at least ${MIN_KEY_BYTES} bytes after whsec_ (Standard Webhooks recommends 24 to 64)`),
+  )
   GENERIC_WEBHOOK_SECRET: string[] = [];
 
   /** How far a signed webhook-timestamp may be from this server's clock, either way. */

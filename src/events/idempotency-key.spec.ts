@@ -56,3 +56,12 @@ describe('buildContentKey', () => {
     expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
 });
+
+describe('buildKey with characters PostgreSQL cannot store', () => {
+  it('digests the id over its UTF-16 code units, so ids differing only in such characters stay apart', () => {
+    const [nul, high, low] = ['x\u0000', 'x\ud800', 'x\udc00'].map((id) => buildKey('meta', 'msg', [id]));
+    expect(nul).toMatch(/^meta:msg:sha256:[0-9a-f]{64}$/);
+    expect(new Set([nul, high, low]).size).toBe(3);
+    expect(buildKey('meta', 'msg', ['x\u0000'])).toBe(nul);
+  });
+});

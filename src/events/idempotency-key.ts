@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { hasUnstorable } from '../common/storable-json.js';
 import type { ProviderName } from './normalized-event.js';
 import { isJsonObject, withinNestingLimit } from './payload-values.js';
 
@@ -14,9 +15,12 @@ export type KeyTag = 'msg' | 'status' | 'receipt' | 'other' | 'hash' | 'delivery
 /**
  * `<provider>:<tag>:<part>:<part>…`, or `<provider>:<tag>:sha256:<hex>` when that is too long.
  * Digesting the full key (not a truncation) keeps two long ids with a common prefix distinct.
+ * An id holding a character PostgreSQL cannot store (NUL, a lone surrogate) is digested too,
+ * over its UTF-16 code units, so two such ids never collapse into one key.
  */
 export function buildKey(provider: ProviderName, tag: KeyTag, parts: readonly string[]): string {
   const key = [provider, tag, ...parts].join(':');
+  if (hasUnstorable(key)) return `${provider}:${tag}:sha256:${createHash('sha256').update(key, 'utf16le').digest('hex')}`;
   if (key.length <= MAX_KEY_LENGTH) return key;
   return `${provider}:${tag}:sha256:${sha256Hex(key)}`;
 }

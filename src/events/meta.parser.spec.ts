@@ -126,6 +126,25 @@ describe('parseMetaBody', () => {
     });
   });
 
+  describe('changes whose messages and statuses all lack a usable id or status', () => {
+    it('become one other event of the change, like any other notification', () => {
+      const value = { metadata, messages: [{ from: '1', type: 'text' }, { id: 7 }], statuses: [{ status: 'read' }, { id: 'wamid.S' }] };
+      const [event, ...rest] = parseMetaBody(metaBody({ id: 'W', time: 1751247548, changes: [{ field: 'messages', value }] }));
+      expect(rest).toHaveLength(0);
+      expect(event).toMatchObject({ provider: 'meta', kind: 'other', type: 'messages', providerTimestamp: new Date(1751247548 * 1000) });
+      expect(event?.key).toMatch(/^meta:other:[0-9a-f]{64}$/);
+      expect(event?.raw).toEqual({ field: 'messages', entryId: 'W', entryTime: 1751247548, value });
+    });
+
+    it('leave the other changes of the body as they are', () => {
+      const events = parseMetaBody(metaBody(entry('W',
+        { field: 'messages', value: { messages: [{ id: 'wamid.A' }] } },
+        { field: 'messages', value: { statuses: [{ recipient_id: '1' }] } },
+      )));
+      expect(events.map((e) => [e.kind, e.key.split(':')[1]])).toEqual([['message', 'msg'], ['other', 'other']]);
+    });
+  });
+
   it('skips items without a usable id or status and never throws on odd shapes', () => {
     const body = metaBody(
       null, 5, { id: 'W' }, { changes: 'nope' }, { changes: [null, 7] },

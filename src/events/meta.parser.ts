@@ -32,24 +32,25 @@ export function parseMetaBody(body: JsonObject): NormalizedEvent[] {
   return events;
 }
 
+/**
+ * A change's messages and statuses, each keyed by its own id. A change without any, or whose
+ * every item lacks a usable id or status, is one `other` event: it is still Meta's, and a 400
+ * would have Meta retry it for 7 days. Items without an id beside ones with an id are dropped.
+ */
 function collectChange(entry: JsonObject, change: JsonObject, events: NormalizedEvent[]): void {
   const value = isJsonObject(change.value) ? change.value : {};
-  const messages = arrayOf(value.messages);
-  const statuses = arrayOf(value.statuses);
-  if (messages.length === 0 && statuses.length === 0) {
-    events.push(otherEvent(entry, change));
-    return;
-  }
+  const found = events.length;
   const context: ChangeContext = { field: change.field ?? null, entryId: entry.id ?? null, value };
   const contactsByWaId = indexContacts(value.contacts);
-  for (const message of messages) {
+  for (const message of arrayOf(value.messages)) {
     const event = isJsonObject(message) ? messageEvent(context, message, contactsByWaId) : null;
     if (event) events.push(event);
   }
-  for (const status of statuses) {
+  for (const status of arrayOf(value.statuses)) {
     const event = isJsonObject(status) ? statusEvent(context, status) : null;
     if (event) events.push(event);
   }
+  if (events.length === found) events.push(otherEvent(entry, change));
 }
 
 function messageEvent(
@@ -102,8 +103,8 @@ function statusEvent(context: ChangeContext, status: JsonObject): NormalizedEven
 }
 
 /**
- * Template, account, call, echo and preference notifications have no id we could trust
- * to be unique, so the whole change is the identity: an identical redelivery hashes to
+ * Template, account, call, echo and preference notifications (and messages or statuses
+ * without an id) have no id we could trust to be unique, so the whole change is the identity: an identical redelivery hashes to
  * the same key, a change that differs in any byte of meaning does not.
  */
 function otherEvent(entry: JsonObject, change: JsonObject): NormalizedEvent {

@@ -1,3 +1,4 @@
+import { storableText } from '../common/storable-json.js';
 /** The webhook sources this service understands; each has its own URL, verifier and parser. */
 export const PROVIDER_NAMES = ['meta', 'wasender', 'generic'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
@@ -34,14 +35,15 @@ export const MAX_SENDER_LENGTH = 128;
 
 /**
  * Every parser builds its events here so the column bounds hold whatever the provider
- * sent. Cuts on code points, never inside a surrogate pair.
+ * sent. Cuts on code points, never inside a surrogate pair; NUL and lone surrogates, which
+ * PostgreSQL cannot store, become U+FFFD. (Keys are made storable by buildKey.)
  */
 export function createEvent(fields: Omit<NormalizedEvent, 'authenticated'>): NormalizedEvent {
   return {
     ...fields,
     authenticated: false,
-    type: truncate(fields.type, MAX_TYPE_LENGTH),
-    sender: fields.sender === null ? null : truncate(fields.sender, MAX_SENDER_LENGTH),
+    type: storableText(truncate(fields.type, MAX_TYPE_LENGTH)),
+    sender: fields.sender === null ? null : storableText(truncate(fields.sender, MAX_SENDER_LENGTH)),
   };
 }
 

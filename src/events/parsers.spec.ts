@@ -46,11 +46,22 @@ describe('the parsers, by detected provider', () => {
 
   it.each([
     ['a Meta body without entries', { object: 'whatsapp_business_account' }],
-    ['a Meta body whose messages have no id', metaMessages({ from: '1' }, { id: 7 })],
-    ['a WASender update without a status', { event: 'messages.update', data: { key: { id: 'A' }, update: {} } }],
+    ['a Meta body with an empty list of entries', { object: 'whatsapp_business_account', entry: [] }],
+    ['a Meta body whose entries have no changes', { object: 'whatsapp_business_account', entry: [{ id: 'W', changes: [] }, { id: 'W' }] }],
     ['a generic body with nothing identifying', { text: 'hello' }],
   ])('find no event in %s (the webhook answers 400)', (_name, body) => {
     expect(parseDelivery(body).events).toEqual([]);
+  });
+
+  // Answered 400, a provider's own body would be retried for days (Meta: 7).
+  it.each([
+    ['a Meta change whose messages have no id', metaMessages({ from: '1' }, { id: 7 }), 'meta', 'messages'],
+    ['a WASender update without a status', { event: 'messages.update', data: { key: { id: 'A' }, update: {} } }, 'wasender', 'messages.update'],
+    ['a WASender message event without a message', { event: 'messages.received', data: {} }, 'wasender', 'messages.received'],
+  ])('store %s as one content-keyed other event of its provider', (_name, body, provider, type) => {
+    const { events } = parseDelivery(body);
+    expect(events).toEqual([expect.objectContaining({ provider, kind: 'other', type, key: expect.stringMatching(new RegExp(`^${provider}:other:[0-9a-f]{64}$`)) })]);
+    expect(parseDelivery(structuredClone(body)).events[0]?.key).toBe(events[0]?.key);
   });
 
   it('throws InvalidPayloadError for bodies that are not JSON objects', () => {

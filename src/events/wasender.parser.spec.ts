@@ -1,3 +1,4 @@
+import { deliveryUpdateOf } from './delivery-update.js';
 import { parseWasenderBody } from './wasender.parser.js';
 
 const SESSION_ID = 'session-api-key-must-not-be-stored';
@@ -115,6 +116,48 @@ describe('parseWasenderBody', () => {
         { key: { id: 'NOSTAGE' }, receipt: { userJid: '333@s.whatsapp.net' } },
       ]));
       expect(events.map((e) => e.key)).toEqual(['wasender:receipt:FLAT:read:333@s.whatsapp.net']);
+    });
+
+    it('reads a stage named by status (WASender SDK: { userJid, status, t }) as the stage its timestamp would name', () => {
+      const events = parseWasenderBody(body('message-receipt.update', [
+        { key: { id: 'SDK', fromMe: true }, receipt: { userJid: '111@s.whatsapp.net', status: 'read', t: 1750031100 } },
+        { key: { id: 'SDK', fromMe: true }, receipt: { userJid: '222@s.whatsapp.net', status: 'DELIVERED' } },
+        { key: { id: 'SDK', fromMe: true }, receipt: { userJid: '333@s.whatsapp.net', status: 'played', t: 1750031300 } },
+        { key: { id: 'SDK', fromMe: true }, receipt: { userJid: '444@s.whatsapp.net', status: 'sent', t: 1750031000 } },
+      ]));
+      expect(events.map((e) => [e.key, e.kind, e.type, e.sender, e.fromMe, e.providerTimestamp])).toEqual([
+        ['wasender:receipt:SDK:read:111@s.whatsapp.net', 'status', 'read', '111', true, new Date(1750031100000)],
+        ['wasender:receipt:SDK:delivered:222@s.whatsapp.net', 'status', 'delivered', '222', true, new Date(1750031000000)],
+        ['wasender:receipt:SDK:played:333@s.whatsapp.net', 'status', 'played', '333', true, new Date(1750031300000)],
+      ]);
+      expect(deliveryUpdateOf(events[0]!)).toEqual({
+        wamid: 'SDK', provider: 'wasender', recipient: '111', status: 'read', at: new Date(1750031100000), error: null,
+      });
+      // The same receipt in Baileys' shape has the same key: one read, whichever shape carried it.
+      const [baileys] = parseWasenderBody(body('message-receipt.update', { key: { id: 'SDK' }, receipt: { userJid: '111@s.whatsapp.net', readTimestamp: 1 } }));
+      expect(baileys?.key).toBe(events[0]?.key);
+    });
+  });
+
+  describe('known events in a shape the parser does not read', () => {
+    it.each([
+      ['message-receipt.update', [{ key: { id: 'X' }, receipt: { userJid: '1@s.whatsapp.net', status: 'sent' } }, { key: { id: 'Y' }, receipt: {} }]],
+      ['messages.update', [{ key: { id: 'X' }, update: { starred: true } }, { key: {}, update: { status: 3 } }]],
+      ['messages.upsert', { messages: [{ id: 'no-key' }] }],
+      ['messages-group.received', {}],
+    ])('become one other event for %s, keyed by its content, without the sessionId', (event, data) => {
+      const events = parseWasenderBody(body(event, data));
+      expect(events).toEqual([expect.objectContaining({ provider: 'wasender', kind: 'other', type: event, sender: null, fromMe: false })]);
+      expect(events[0]?.key).toMatch(/^wasender:other:[0-9a-f]{64}$/);
+      expect(events[0]?.raw).toEqual({ event, data, timestamp: 1750031000 });
+      expect(events[0]?.providerTimestamp).toEqual(new Date(1750031000 * 1000));
+      expect(JSON.stringify(events)).not.toContain(SESSION_ID);
+      expect(parseWasenderBody({ ...body(event, data), sessionId: 'another-session' })[0]?.key).toBe(events[0]?.key);
+    });
+
+    it('give the recognised items of a batch their own keys and store nothing else', () => {
+      const events = parseWasenderBody(body('messages.update', [{ key: { id: 'N' }, update: { starred: true } }, { key: { id: 'S' }, update: { status: 4 } }]));
+      expect(events.map((e) => e.key)).toEqual(['wasender:status:S:read']);
     });
   });
 

@@ -24,11 +24,19 @@ interface Envelope {
 }
 
 const MESSAGE_EVENT = /^messages(-(personal|group|newsletter))?\.(received|upsert)$/;
+const RECEIPT_STATUSES: ReadonlySet<string> = new Set(['delivered', 'read', 'played']);
 
 /** WASenderApi body: `{ event, sessionId, data, timestamp }`; `data` is an object or a list. */
 export function parseWasenderBody(body: JsonObject): NormalizedEvent[] {
   const envelope: Envelope = { event: readString(body.event) ?? '', timestamp: body.timestamp ?? null };
-  const items = listOf(body.data).filter(isJsonObject);
+  const events = eventsWithIds(envelope, listOf(body.data).filter(isJsonObject));
+  // Any other event, and a known one in a shape this parser does not read (no id, no status),
+  // is WASender's all the same: refused (400), WASender would retry it for days. Stored as a
+  // content-keyed `other` event it is acknowledged, counted and forwarded.
+  return events.length > 0 ? events : [otherEvent(envelope, body.data)];
+}
+
+function eventsWithIds(envelope: Envelope, items: JsonObject[]): NormalizedEvent[] {
   // Same message, same key, whichever subscription delivered it: messages.received, .upsert,
   // or the scoped messages-personal/-group/-newsletter.received variants.
   if (MESSAGE_EVENT.test(envelope.event)) {
@@ -40,7 +48,7 @@ export function parseWasenderBody(body: JsonObject): NormalizedEvent[] {
     case 'message-receipt.update':
       return keep(items.map((item) => receiptEvent(envelope, item)));
     default:
-      return [otherEvent(envelope, body.data)];
+      return [];
   }
 }
 
@@ -106,14 +114,22 @@ function receiptEvent(envelope: Envelope, item: JsonObject): NormalizedEvent | n
   });
 }
 
+/**
+ * Baileys' MessageUserReceipt names the stage by its timestamps; the shape in WASender's SDK
+ * (`{ userJid, status: "read", t }`) names it outright. Other statuses (sent) are no stage.
+ */
 function receiptStage(receipt: JsonObject): { kind: string; at: unknown } | null {
   if (isPresent(receipt.playedTimestamp)) return { kind: 'played', at: receipt.playedTimestamp };
   if (isPresent(receipt.readTimestamp)) return { kind: 'read', at: receipt.readTimestamp };
   if (isPresent(receipt.receiptTimestamp)) return { kind: 'delivered', at: receipt.receiptTimestamp };
-  return null;
+  const status = readString(receipt.status)?.toLowerCase() ?? null;
+  return status !== null && RECEIPT_STATUSES.has(status) ? { kind: status, at: receipt.t } : null;
 }
 
-/** Session, chat, contact, group, reaction… events carry no message id: the content is the identity. */
+/**
+ * Session, chat, contact, group, reaction… events carry no message id, nor does a known event
+ * in an unknown shape: the content is the identity.
+ */
 function otherEvent(envelope: Envelope, data: unknown): NormalizedEvent {
   const content = { event: envelope.event, data: data ?? null, timestamp: envelope.timestamp };
   return createEvent({

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError, InvalidQueryError, NotFoundError } from '../common/domain-errors.js';
+import { microsToIsoText, parseIsoDateTime } from '../common/iso-date-time.js';
 import type { EventKind, ProviderName } from '../events/normalized-event.js';
 import { DeliveriesRepository } from '../deliveries/deliveries.repository.js';
 import type { DeliveryDto } from './dto/delivery-response.js';
@@ -48,7 +49,8 @@ export class InspectionService {
   async list(filter: MessageFilter, limit: number, cursor?: string): Promise<MessagePage> {
     const after = cursor === undefined ? null : decodeCursor(cursor);
     if (cursor !== undefined && after === null) throw new InvalidQueryError('cursor is not a nextCursor this service issued');
-    const rows = await this.messages.list(filter, limit, after);
+    const window = { since: instantText('since', filter.since), until: instantText('until', filter.until) };
+    const rows = await this.messages.list({ ...filter, ...window }, limit, after);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     const nextCursor = rows.length > limit && last ? encodeCursor({ receivedAtMicros: last.received_at_us, id: last.message_id }) : null;
@@ -94,6 +96,18 @@ export class InspectionService {
     if (status === null) throw new NotFoundError(`no event with id ${id}`);
     throw new ConflictError(REFUSALS[status] ?? `the event is ${status}`);
   }
+}
+
+/**
+ * The instant as UTC text with microseconds, which PostgreSQL reads exactly in any session time
+ * zone (the query's own offset may carry more digits than it keeps). The query DTO already
+ * refused anything else; this keeps the service safe without it.
+ */
+function instantText(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const micros = parseIsoDateTime(value, { complete: true });
+  if (micros === null) throw new InvalidQueryError(`${name} must be an ISO 8601 date-time with an offset or Z`);
+  return microsToIsoText(micros);
 }
 
 const REFUSALS: Partial<Record<string, string>> = {

@@ -52,8 +52,8 @@ export class MessageInspectionRepository {
     if (filter.kind) conditions.push(Prisma.sql`kind = ${filter.kind}::event_kind`);
     if (filter.type) conditions.push(Prisma.sql`type = ${filter.type}`);
     if (filter.from) conditions.push(Prisma.sql`sender = ${filter.from}`);
-    if (filter.since) conditions.push(Prisma.sql`received_at >= ${filter.since}`);
-    if (filter.until) conditions.push(Prisma.sql`received_at < ${filter.until}`);
+    if (filter.since) conditions.push(Prisma.sql`received_at >= ${filter.since}::timestamptz`);
+    if (filter.until) conditions.push(Prisma.sql`received_at < ${filter.until}::timestamptz`);
     if (after) {
       conditions.push(Prisma.sql`(received_at, message_id) <
         ('epoch'::timestamptz + ${after.receivedAtMicros}::bigint * interval '1 microsecond', ${after.id}::varchar)`);

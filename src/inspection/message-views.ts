@@ -50,8 +50,9 @@ export interface MessageFilter {
   kind?: EventKind;
   type?: string;
   from?: string;
-  since?: Date;
-  until?: Date;
+  /** ISO 8601 date-times with an offset (see ListMessagesQuery); InspectionService makes them exact UTC text. */
+  since?: string;
+  until?: string;
 }
 
 export interface MessageStats {

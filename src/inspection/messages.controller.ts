@@ -18,12 +18,8 @@ export class MessagesController {
   @ApiOperation({ summary: 'Events, newest first, filtered, one page at a time (no raw payloads)' })
   @ApiOkResponse({ description: 'one page of events and the cursor of the next', type: MessagePageDto })
   list(@Query() query: ListMessagesQuery): Promise<MessagePage> {
-    const { limit, cursor, since, until, ...filter } = query;
-    return this.inspection.list(
-      { ...filter, since: since === undefined ? undefined : new Date(since), until: until === undefined ? undefined : new Date(until) },
-      limit,
-      cursor,
-    );
+    const { limit, cursor, ...filter } = query;
+    return this.inspection.list(filter, limit, cursor);
   }
 
   @Get('stats')

@@ -35,3 +35,14 @@ export async function withConflictRetries<T>(work: () => Promise<T>, attempts = 
     }
   }
 }
+
+/**
+ * Errors that may pass if the same statement is sent again a moment later: the server never
+ * answered (no SQLSTATE: a dropped connection, a refused connect), a connection or
+ * server-shutdown/restart class error, too many connections, or a lost lock race.
+ */
+export function isTransient(error: unknown): boolean {
+  const state = sqlState(error);
+  if (state === undefined) return true;
+  return state.startsWith('08') || state.startsWith('57P') || state === '53300' || CONFLICT_STATES.has(state);
+}

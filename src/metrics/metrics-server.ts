@@ -4,8 +4,9 @@ import type { MetricsService } from './metrics.service.js';
 /**
  * The standalone worker has no HTTP application; with WORKER_METRICS_PORT set it serves its
  * metrics (GET /metrics) on this bare server so Prometheus can scrape every worker process.
+ * It binds to HOST like the HTTP service does (every interface when unset).
  */
-export function serveWorkerMetrics(metrics: MetricsService, port: number): Promise<Server> {
+export function serveWorkerMetrics(metrics: MetricsService, port: number, host?: string): Promise<Server> {
   const server = createServer((req, res) => {
     if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: GET /metrics\n');
@@ -18,6 +19,6 @@ export function serveWorkerMetrics(metrics: MetricsService, port: number): Promi
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, () => resolve(server));
+    server.listen({ port, host }, () => resolve(server)); // host undefined: every interface
   });
 }

@@ -13,16 +13,17 @@ const MINUTE = 60_000;
 function setUp(env: Record<string, string> = {}) {
   const config = validateConfig({ DATABASE_URL, RETENTION_BATCH_SIZE: '10', RETENTION_INTERVAL_MINUTES: '60', ...env });
   const events: number[] = [];
+  const dead: number[] = [];
   const deliveries: number[] = [];
   const repository = {
-    purgeFinishedEvents: jest.fn(async (_days: number, _limit: number) => events.shift() ?? 0),
+    purgeFinishedEvents: jest.fn(async (status: string, _days: number, _limit: number) => (status === 'dead' ? dead : events).shift() ?? 0),
     purgeDeliveryRecords: jest.fn(async (_days: number, _limit: number) => deliveries.shift() ?? 0),
   };
   const metrics = new MetricsService({ read: async () => ({ counts: {}, oldestUnprocessedSeconds: 0 }) } as unknown as InboxStatsRepository);
   const service = new RetentionService(config, repository as unknown as RetentionRepository, metrics);
   const purged = async (table: string) =>
     ((await metrics.registry.getSingleMetric('wdd_retention_purged_total')!.get()).values.find((v) => v.labels.table === table))?.value;
-  return { service, repository, metrics, events, deliveries, purged };
+  return { service, repository, metrics, events, dead, deliveries, purged };
 }
 
 const logs = () => ({
@@ -52,17 +53,31 @@ describe('RetentionService', () => {
     expect([await purged('messages'), await purged('deliveries')]).toEqual([0, 0]);
   });
 
-  it('deletes batch after batch until one comes back short, events first, then delivery records', async () => {
-    const { service, repository, events, deliveries, purged } = setUp({ RETENTION_DAYS: '30' });
+  it('deletes batch after batch until one comes back short: processed events, dead events, then delivery records', async () => {
+    const { service, repository, events, dead, deliveries, purged } = setUp({ RETENTION_DAYS: '9', DEAD_RETENTION_DAYS: '40' });
     const { log } = logs();
     events.push(10, 10, 3);
+    dead.push(10, 2);
     deliveries.push(10, 0);
     const run = await service.runOnce();
-    expect(run).toMatchObject({ events: 23, deliveries: 10 });
-    expect(repository.purgeFinishedEvents.mock.calls).toEqual([[30, 10], [30, 10], [30, 10]]);
-    expect(repository.purgeDeliveryRecords.mock.calls).toEqual([[30, 10], [30, 10]]);
-    expect([await purged('messages'), await purged('deliveries')]).toEqual([23, 10]);
-    expect(log.mock.calls).toEqual([[expect.stringMatching(/^retention: purged 23 events and 10 delivery records older than 30 days in \d+ ms$/)]]);
+    expect(run).toMatchObject({ events: 35, deadEvents: 12, deliveries: 10 });
+    expect(repository.purgeFinishedEvents.mock.calls).toEqual([
+      ['processed', 9, 10], ['processed', 9, 10], ['processed', 9, 10], ['dead', 40, 10], ['dead', 40, 10],
+    ]);
+    expect(repository.purgeDeliveryRecords.mock.calls).toEqual([[9, 10], [9, 10]]);
+    expect([await purged('messages'), await purged('deliveries')]).toEqual([35, 10]);
+    expect(log.mock.calls).toEqual([[expect.stringMatching(
+      /^retention: purged 23 processed events and 10 delivery records older than 9 days and 12 dead events older than 40 days in \d+ ms$/,
+    )]]);
+  });
+
+  it('keeps dead events 30 days by default, or RETENTION_DAYS when that is longer', async () => {
+    for (const [env, deadDays] of [[{}, 30], [{ RETENTION_DAYS: '45' }, 45], [{ RETENTION_DAYS: '10', DEAD_RETENTION_DAYS: '10' }, 10]] as const) {
+      const { service, repository } = setUp(env);
+      logs();
+      await service.runOnce();
+      expect(repository.purgeFinishedEvents.mock.calls.find(([status]) => status === 'dead')?.[1]).toBe(deadDays);
+    }
   });
 
   it('logs a run that found nothing at debug level only', async () => {
@@ -70,7 +85,9 @@ describe('RetentionService', () => {
     const { log, debug } = logs();
     expect(await service.runOnce()).toMatchObject({ events: 0, deliveries: 0 });
     expect(log).not.toHaveBeenCalled();
-    expect(debug.mock.calls).toEqual([[expect.stringMatching(/^retention: purged 0 events and 0 delivery records older than 8 days in \d+ ms$/)]]);
+    expect(debug.mock.calls).toEqual([[expect.stringMatching(
+      /^retention: purged 0 processed events and 0 delivery records older than 8 days and 0 dead events older than 30 days in \d+ ms$/,
+    )]]);
   });
 
   it('runs 10–70 s after start, then every interval, until stopped', async () => {
@@ -79,18 +96,21 @@ describe('RetentionService', () => {
     const { service, repository } = setUp();
     const { log } = logs();
     service.onApplicationBootstrap();
-    expect(log.mock.calls).toEqual([['retention: processed and dead events and delivery records older than 8 days are purged every 60 min']]);
+    expect(log.mock.calls).toEqual([
+      ['retention: processed events and delivery records older than 8 days, and dead events older than 30 days, are purged every 60 min'],
+    ]);
     await jest.advanceTimersByTimeAsync(39_999);
-    expect(repository.purgeFinishedEvents).toHaveBeenCalledTimes(0);
+    expect(repository.purgeDeliveryRecords).toHaveBeenCalledTimes(0);
     await jest.advanceTimersByTimeAsync(1);
-    expect(repository.purgeFinishedEvents).toHaveBeenCalledTimes(1);
+    expect(repository.purgeDeliveryRecords).toHaveBeenCalledTimes(1);
     await jest.advanceTimersByTimeAsync(60 * MINUTE - 1);
-    expect(repository.purgeFinishedEvents).toHaveBeenCalledTimes(1);
+    expect(repository.purgeDeliveryRecords).toHaveBeenCalledTimes(1);
     await jest.advanceTimersByTimeAsync(1);
-    expect(repository.purgeFinishedEvents).toHaveBeenCalledTimes(2);
+    expect(repository.purgeDeliveryRecords).toHaveBeenCalledTimes(2);
     await service.beforeApplicationShutdown();
     await jest.advanceTimersByTimeAsync(10 * 60 * MINUTE);
-    expect(repository.purgeFinishedEvents).toHaveBeenCalledTimes(2);
+    expect(repository.purgeDeliveryRecords).toHaveBeenCalledTimes(2);
+    expect(repository.purgeFinishedEvents).toHaveBeenCalledTimes(4); // processed and dead, per run
     expect(jest.getTimerCount()).toBe(0);
   });
 
@@ -114,14 +134,16 @@ describe('RetentionService', () => {
       .mockRejectedValueOnce(new Error('canceling statement due to statement timeout'));
     service.start();
     await jest.advanceTimersByTimeAsync(10_000 + 10); // first run, its pause between batches
-    expect(warn.mock.calls).toEqual([
-      ['retention: purge failed (canceling statement due to statement timeout) after purging 10 events and 0 delivery records older than 8 days; the next run tries again'],
-    ]);
+    expect(warn.mock.calls).toEqual([[
+      'retention: purge failed (canceling statement due to statement timeout) after purging 10 processed events and 0 delivery records ' +
+        'older than 8 days and 0 dead events older than 30 days; the next run tries again',
+    ]]);
     expect(await purged('messages')).toBe(10);
     await jest.advanceTimersByTimeAsync(54 * MINUTE + 10); // interval -10 % (Math.random() = 0), and a pause
-    expect(repository.purgeFinishedEvents).toHaveBeenCalledTimes(4); // 10, error, then 10, 4
+    // 10, error; then the next run: 10, 4, and the dead ones.
+    expect(repository.purgeFinishedEvents.mock.calls.map(([status]) => status)).toEqual(['processed', 'processed', 'processed', 'processed', 'dead']);
     expect(await purged('messages')).toBe(24);
-    expect(log).toHaveBeenLastCalledWith(expect.stringMatching(/^retention: purged 14 events and 0 delivery records/));
+    expect(log).toHaveBeenLastCalledWith(expect.stringMatching(/^retention: purged 14 processed events and 0 delivery records/));
     await service.stop();
   });
 
@@ -139,7 +161,7 @@ describe('RetentionService', () => {
     expect(repository.purgeFinishedEvents).toHaveBeenCalledTimes(1);
     finish(3);
     expect(await manual).toMatchObject({ events: 3 });
-    expect(repository.purgeFinishedEvents).toHaveBeenCalledTimes(1);
+    expect(repository.purgeFinishedEvents.mock.calls.map(([status]) => status)).toEqual(['processed', 'dead']); // one run only
     await service.stop();
   });
 
@@ -157,9 +179,11 @@ describe('RetentionService', () => {
     expect(stopped).toBe(false); // waits for the batch in flight
     finish(10);
     await stopping;
-    expect(await run).toMatchObject({ events: 20 });
-    expect(repository.purgeFinishedEvents).toHaveBeenCalledTimes(2);
+    expect(await run).toMatchObject({ events: 20, deadEvents: 0 });
+    expect(repository.purgeFinishedEvents.mock.calls.map(([status]) => status)).toEqual(['processed', 'processed']); // not the dead ones
     expect(repository.purgeDeliveryRecords).not.toHaveBeenCalled();
-    expect(log.mock.calls).toEqual([[expect.stringMatching(/^retention: purged 20 events and 0 delivery records older than 8 days in \d+ ms \(cut short by shutdown\)$/)]]);
+    expect(log.mock.calls).toEqual([[expect.stringMatching(
+      /^retention: purged 20 processed events and 0 delivery records older than 8 days and 0 dead events older than 30 days in \d+ ms \(cut short by shutdown\)$/,
+    )]]);
   });
 });

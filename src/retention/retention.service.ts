@@ -1,17 +1,23 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { RetentionRepository } from './retention.repository.js';
+import { RetentionRepository, type FinishedStatus } from './retention.repository.js';
 
 export const RETENTION_TABLES = ['messages', 'deliveries'] as const;
 export type RetentionTable = (typeof RETENTION_TABLES)[number];
 
-/** What one run deleted (rows per table; steps that went with their events are not counted) and how long it took. */
+/** What one run deleted (steps that went with their events are not counted) and how long it took. */
 export interface RetentionRun {
+  /** Events of either finished status; `deadEvents` of them were dead. */
   events: number;
+  deadEvents: number;
   deliveries: number;
   ms: number;
 }
+
+/** What a run deletes, in order: each kind has its own statement and its own age. */
+type Purged = Record<FinishedStatus | 'deliveries', number>;
+const TABLE_OF: Record<keyof Purged, RetentionTable> = { processed: 'messages', dead: 'messages', deliveries: 'deliveries' };
 
 /** Between two batches: other statements get the connections and the pages the purge touches. */
 export const BATCH_PAUSE_MS = 10;
@@ -27,11 +33,12 @@ export function nextRunDelayMs(intervalMs: number, random = Math.random()): numb
 }
 
 /**
- * Keeps the inbox from growing forever: purges finished events and delivery records older
- * than RETENTION_DAYS, every RETENTION_INTERVAL_MINUTES, in batches of RETENTION_BATCH_SIZE
- * (each its own short statement). Every process runs it (the HTTP service and standalone
- * workers alike): the batches of concurrent runs are disjoint (see RetentionRepository), so
- * running it several times at once only splits the work.
+ * Keeps the inbox from growing forever: purges processed events and delivery records older
+ * than RETENTION_DAYS, and dead events older than DEAD_RETENTION_DAYS (kept longer, so that
+ * they can still be replayed), every RETENTION_INTERVAL_MINUTES, in batches of
+ * RETENTION_BATCH_SIZE (each its own short statement). Every process runs it (the HTTP service
+ * and standalone workers alike): the batches of concurrent runs are disjoint (see
+ * RetentionRepository), so running it several times at once only splits the work.
  *
  * A run never overlaps another in the same process, goes on until a batch comes back short,
  * and ends early on shutdown; a failed run (the database is down?) is logged and the next
@@ -72,8 +79,8 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
     this.stopping = false;
     this.schedule(firstRunDelayMs(this.intervalMs));
     this.logger.log(
-      `retention: processed and dead events and delivery records older than ${this.config.RETENTION_DAYS} days ` +
-        `are purged every ${this.config.RETENTION_INTERVAL_MINUTES} min`,
+      `retention: processed events and delivery records older than ${this.config.RETENTION_DAYS} days, and dead events ` +
+        `older than ${this.config.DEAD_RETENTION_DAYS} days, are purged every ${this.config.RETENTION_INTERVAL_MINUTES} min`,
     );
   }
 
@@ -114,33 +121,39 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
   }
 
   private async purge(): Promise<RetentionRun> {
-    const days = this.config.RETENTION_DAYS;
+    const { RETENTION_DAYS: days, DEAD_RETENTION_DAYS: deadDays } = this.config;
     const started = performance.now();
-    const purged: Record<RetentionTable, number> = { messages: 0, deliveries: 0 };
-    const summary = () => `${purged.messages} events and ${purged.deliveries} delivery records older than ${days} days`;
+    const purged: Purged = { processed: 0, dead: 0, deliveries: 0 };
+    const summary = () =>
+      `${purged.processed} processed events and ${purged.deliveries} delivery records older than ${days} days ` +
+      `and ${purged.dead} dead events older than ${deadDays} days`;
     try {
-      await this.drain('messages', (limit) => this.repository.purgeFinishedEvents(days, limit), purged);
-      if (!this.stopping) await this.drain('deliveries', (limit) => this.repository.purgeDeliveryRecords(days, limit), purged);
+      await this.drain('processed', (limit) => this.repository.purgeFinishedEvents('processed', days, limit), purged);
+      await this.drain('dead', (limit) => this.repository.purgeFinishedEvents('dead', deadDays, limit), purged);
+      await this.drain('deliveries', (limit) => this.repository.purgeDeliveryRecords(days, limit), purged);
     } catch (error) {
       this.logger.warn(`retention: purge failed (${(error as Error).message}) after purging ${summary()}; the next run tries again`);
       throw error;
     }
     const ms = Math.round(performance.now() - started);
     const line = `retention: purged ${summary()} in ${ms} ms${this.stopping ? ' (cut short by shutdown)' : ''}`;
-    if (purged.messages + purged.deliveries > 0) this.logger.log(line);
+    if (purged.processed + purged.dead + purged.deliveries > 0) this.logger.log(line);
     else this.logger.debug(line);
-    return { events: purged.messages, deliveries: purged.deliveries, ms };
+    return { events: purged.processed + purged.dead, deadEvents: purged.dead, deliveries: purged.deliveries, ms };
   }
 
-  /** Batches until one comes back short (nothing more is due, or only rows others hold) or shutdown begins. */
-  private async drain(table: RetentionTable, purgeBatch: (limit: number) => Promise<number>, purged: Record<RetentionTable, number>) {
+  /**
+   * Batches until one comes back short (nothing more is due, or only rows others hold) or
+   * shutdown begins; once it has begun, later kinds do not start.
+   */
+  private async drain(kind: keyof Purged, purgeBatch: (limit: number) => Promise<number>, purged: Purged) {
     const limit = this.config.RETENTION_BATCH_SIZE;
-    for (;;) {
+    while (!this.stopping) {
       const count = await purgeBatch(limit);
-      purged[table] += count;
-      this.metrics.retentionPurged(table, count);
-      if (count < limit || this.stopping) return;
-      await new Promise((resolve) => setTimeout(resolve, BATCH_PAUSE_MS));
+      purged[kind] += count;
+      this.metrics.retentionPurged(TABLE_OF[kind], count);
+      if (count < limit) return;
+      if (!this.stopping) await new Promise((resolve) => setTimeout(resolve, BATCH_PAUSE_MS));
     }
   }
 }

@@ -1,10 +1,18 @@
 /** Abort reasons the worker gives an attempt's signal; the processor tells them apart. */
 
-/** The lease is nearly over: the attempt fails (and is retried) before another worker may take it. */
+/** The attempt ran past ATTEMPT_TIMEOUT_SECONDS: it fails and is retried. */
 export class AttemptDeadlineError extends Error {
-  constructor(deadlineMs: number) {
-    super(`attempt exceeded ${deadlineMs} ms (80 % of LEASE_SECONDS)`);
+  constructor(readonly deadlineMs: number) {
+    super(`attempt exceeded ${deadlineMs} ms (ATTEMPT_TIMEOUT_SECONDS)`);
     this.name = 'AttemptDeadlineError';
+  }
+}
+
+/** The lease could not be renewed (another worker holds the event now): stop, write nothing. */
+export class LeaseLostError extends Error {
+  constructor() {
+    super('the lease was lost: another worker may hold the event now');
+    this.name = 'LeaseLostError';
   }
 }
 

@@ -1,10 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { FlushFailure, GroupCommit } from '../common/group-commit.js';
 import { toStorableJson } from '../common/storable-json.js';
 import { AppConfig } from '../config/app-config.js';
 import { redactPhoneNumbers } from '../logging/redact.js';
+import { isTransient } from '../messages/database-errors.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { ShutdownInterruption } from './attempt-interruptions.js';
+import { raceWithSignal, type Abandonable } from './abandonable.js';
+import { AttemptDeadlineError, LeaseLostError, ShutdownInterruption } from './attempt-interruptions.js';
 import { effectKey, RetryLaterError } from './event-step.js';
 import type { AttemptFailure, FailureOutcome, LeasedEvent, StepRecord } from './leased-event.js';
 import { nextRetryDelayMs } from './retry-policy.js';
@@ -16,6 +19,8 @@ export type ProcessOutcome =
   | { outcome: 'failed'; retryInMs: number };
 
 const MAX_ERROR_LENGTH = 2000;
+/** A write is retried through a database blip only while this much of the lease is left. */
+const LEASE_MARGIN_MS = 1000;
 
 /**
  * Runs one leased event through its steps. Each completed step is recorded (with the event's
@@ -50,48 +55,80 @@ export class EventProcessor {
     const results: Record<string, unknown> = { ...leased.completed };
     const base = { key: event.key, leaseToken, attempt };
     let current = '(finish)';
+    let running: Abandonable<unknown> | null = null;
     try {
       for (const [index, { name, step }] of pending.entries()) {
         current = name;
         signal.throwIfAborted();
-        const value = await this.metrics.timeStep(name, () =>
-          step.run(event, {
-            idempotencyKey: `${effectKey(event.key, leased.replay)}:${name}`,
-            attempt,
-            replay: leased.replay,
-            receivedAt: leased.receivedAt,
-            results,
-            signal,
-          }),
-        );
+        const context = { idempotencyKey: `${effectKey(event.key, leased.replay)}:${name}`, attempt, replay: leased.replay, receivedAt: leased.receivedAt, results, signal };
+        // Raced against the signal: a step that ignores it cannot hold the attempt past its deadline.
+        running = raceWithSignal(Promise.resolve().then(() => step.run(event, context)), signal);
+        const value = await this.metrics.timeStep(name, () => running!.result);
         const result = toStorableJson(value ?? null);
         const finish = index === pending.length - 1;
-        if (!(await this.records.submit([{ ...base, step: name, result, finish }]))[0]) return this.leaseLost(leased);
+        if (!(await this.record(leased, { ...base, step: name, result, finish }))) return this.leaseLost(leased);
         results[name] = value ?? null;
       }
-      if (pending.length === 0 && !(await this.records.submit([{ ...base, step: null, result: null, finish: true }]))[0]) {
+      if (pending.length === 0 && !(await this.record(leased, { ...base, step: null, result: null, finish: true }))) {
         return this.leaseLost(leased);
       }
       return { outcome: 'processed' };
     } catch (error) {
-      if (signal.reason instanceof ShutdownInterruption) {
+      const reason: unknown = signal.aborted ? signal.reason : error;
+      if (reason instanceof LeaseLostError) return this.leaseLost(leased);
+      if (reason instanceof ShutdownInterruption) {
         await this.queue.release([{ key: event.key, leaseToken }]);
         return { outcome: 'released' };
       }
-      return this.fail(leased, current, signal.aborted ? signal.reason : error);
+      if (reason instanceof AttemptDeadlineError && running && !running.settled()) {
+        // The lease stays held (and renewed) while the step runs on, so no one else starts it;
+        // the worker has already given its slot to other events.
+        const outran = await this.outlives(running, reason.deadlineMs);
+        return this.fail(leased, current, new Error(`${reason.message}; the step ignored the abort and ${outran}`));
+      }
+      return this.fail(leased, current, reason);
     }
+  }
+
+  /** Waits (at most one more deadline) for a step that ignored its abort; says how that ended. */
+  private async outlives(running: Abandonable<unknown>, graceMs: number): Promise<string> {
+    const started = Date.now();
+    const finished = await Promise.race([running.finished.then(() => true), sleep(graceMs, false, { ref: false })]);
+    return finished ? `finished ${Date.now() - started} ms later` : `was still running ${graceMs} ms later (left behind)`;
+  }
+
+  private async record(leased: LeasedEvent, record: StepRecord): Promise<boolean> {
+    return (await this.withinLease(leased, () => this.records.submit([record])))[0];
   }
 
   private async fail(leased: LeasedEvent, step: string, error: unknown): Promise<ProcessOutcome> {
     const message = `${step}: ${error instanceof Error ? error.message : String(error)}`.slice(0, MAX_ERROR_LENGTH);
     const requested = error instanceof RetryLaterError ? error.retryAfterMs : undefined;
     const delay = nextRetryDelayMs(leased.attempt, { baseMs: this.config.RETRY_BASE_MS, maxMs: this.config.RETRY_MAX_MS }, requested);
-    const [outcome] = await this.failures.submit([{ key: leased.event.key, leaseToken: leased.leaseToken, error: message, delayMs: delay }]);
+    const failure = { key: leased.event.key, leaseToken: leased.leaseToken, error: message, delayMs: delay };
+    const [outcome] = await this.withinLease(leased, () => this.failures.submit([failure]));
     const what = `event ${redactPhoneNumbers(leased.event.key)} attempt ${leased.attempt}/${this.config.MAX_ATTEMPTS} failed at ${redactPhoneNumbers(message)}`;
     if (outcome === 'dead') this.logger.error(`${what}; no attempts left: dead`);
     else if (outcome === 'failed') this.logger.warn(`${what}; retry in ${delay} ms`);
     else return this.leaseLost(leased);
     return outcome === 'failed' ? { outcome, retryInMs: delay } : { outcome };
+  }
+
+  /**
+   * A write of this attempt's outcome, retried with backoff through a database blip (a restart,
+   * a dropped connection) for as long as the lease surely holds: losing it would cost a whole
+   * lease period and a repeated effect. After that it fails, and the lease's expiry decides.
+   */
+  private async withinLease<T>(leased: LeasedEvent, write: () => Promise<T>): Promise<T> {
+    for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
+      try {
+        return await write();
+      } catch (error) {
+        if (!isTransient(error) || Date.now() + delay > leased.validUntil - LEASE_MARGIN_MS) throw error;
+        this.logger.warn(`event ${redactPhoneNumbers(leased.event.key)}: recording its outcome failed (${(error as Error).message}); retrying in ${delay} ms`);
+        await sleep(delay);
+      }
+    }
   }
 
   private leaseLost(leased: LeasedEvent): ProcessOutcome {

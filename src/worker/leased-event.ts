@@ -12,6 +12,11 @@ export interface LeasedEvent {
   receivedAt: Date;
   /** Results of the steps already recorded, by step name. */
   completed: Record<string, unknown>;
+  /**
+   * Until when (this process's clock, ms) the lease is surely held: set when leased, moved on by
+   * every renewal. Writes are retried through a database blip only until then.
+   */
+  validUntil: number;
 }
 
 /** One write of the worker: a step's recovery point, the end of the event, or both. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EventKind, ProviderName } from '../events/normalized-event.js';
+import { withConflictRetries } from '../messages/database-errors.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { AttemptFailure, FailureOutcome, LeasedEvent, StepRecord } from './leased-event.js';
 
@@ -39,6 +40,7 @@ export class WorkQueueRepository {
    * has used every attempt becomes dead instead (returned separately).
    */
   async lease(limit: number, leaseSeconds: number, maxAttempts: number, workerId: string) {
+    const validUntil = Date.now() + leaseSeconds * 1000; // taken before the statement: never later than the database's
     const rows = await this.prisma.$queryRaw<LeasedRow[]>`
       WITH due AS (
         SELECT message_id, (status = 'processing') AS expired, (status = 'processing' AND attempts >= ${maxAttempts}) AS exhausted
@@ -63,7 +65,7 @@ export class WorkQueueRepository {
         m.received_at, m.attempts, m.status::text, m.lease_token::text,
         (SELECT coalesce(jsonb_object_agg(s.step, s.result), '{}'::jsonb) FROM message_steps s WHERE s.message_id = m.message_id) AS completed`;
     return {
-      leased: rows.filter((r) => r.status === 'processing').map(toLeasedEvent),
+      leased: rows.filter((r) => r.status === 'processing').map((row) => toLeasedEvent(row, validUntil)),
       dead: rows.filter((r) => r.status === 'dead').map((r) => r.message_id),
     };
   }
@@ -74,7 +76,7 @@ export class WorkQueueRepository {
    * whose lease was still held (their records were written).
    */
   async record(records: StepRecord[]): Promise<Set<string>> {
-    const owned = await this.prisma.$queryRaw<{ message_id: string }[]>`
+    const owned = await withConflictRetries(() => this.prisma.$queryRaw<{ message_id: string }[]>`
       WITH input AS (
         SELECT * FROM unnest(${records.map((r) => r.key)}::text[], ${records.map((r) => r.leaseToken)}::uuid[],
           ${records.map((r) => r.step)}::text[], ${records.map((r) => r.result)}::text[],
@@ -92,7 +94,7 @@ export class WorkQueueRepository {
         UPDATE messages m SET status = 'processed', processed_at = now(), lease_token = NULL, leased_by = NULL
         FROM owned o WHERE m.message_id = o.message_id AND o.finish
       )
-      SELECT message_id FROM owned`;
+      SELECT message_id FROM owned`);
     return new Set(owned.map((r) => r.message_id));
   }
 
@@ -102,18 +104,43 @@ export class WorkQueueRepository {
    * lease was no longer held).
    */
   async fail(failures: AttemptFailure[], maxAttempts: number): Promise<Map<string, FailureOutcome>> {
-    const rows = await this.prisma.$queryRaw<{ message_id: string; status: 'failed' | 'dead' }[]>`
+    // Rows are locked in key order, as claims lock them: a redelivery's claim and this cannot deadlock.
+    const rows = await withConflictRetries(() => this.prisma.$queryRaw<{ message_id: string; status: 'failed' | 'dead' }[]>`
+      WITH f AS (
+        SELECT * FROM unnest(${failures.map((f) => f.key)}::text[], ${failures.map((f) => f.leaseToken)}::uuid[],
+          ${failures.map((f) => f.error)}::text[], ${failures.map((f) => f.delayMs)}::int[]) AS f(message_id, token, error, delay_ms)
+      ), owned AS (
+        SELECT f.* FROM f JOIN messages m ON m.message_id = f.message_id AND m.lease_token = f.token
+        ORDER BY f.message_id
+        FOR UPDATE OF m
+      )
       UPDATE messages AS m SET
         status = (CASE WHEN m.attempts >= ${maxAttempts} THEN 'dead' ELSE 'failed' END)::message_status,
-        due_at = now() + f.delay_ms * interval '1 millisecond',
-        last_error = f.error, lease_token = NULL, leased_by = NULL
-      FROM unnest(${failures.map((f) => f.key)}::text[], ${failures.map((f) => f.leaseToken)}::uuid[],
-        ${failures.map((f) => f.error)}::text[], ${failures.map((f) => f.delayMs)}::int[]) AS f(message_id, token, error, delay_ms)
-      WHERE m.message_id = f.message_id AND m.lease_token = f.token
-      RETURNING m.message_id, m.status::text`;
+        due_at = now() + o.delay_ms * interval '1 millisecond',
+        last_error = o.error, lease_token = NULL, leased_by = NULL
+      FROM owned o
+      WHERE m.message_id = o.message_id
+      RETURNING m.message_id, m.status::text`);
     const outcomes = new Map<string, FailureOutcome>(failures.map((f) => [f.key, 'lease-lost']));
     for (const row of rows) outcomes.set(row.message_id, row.status);
     return outcomes;
+  }
+
+  /**
+   * Moves the lease of every event still held by one of `tokens` LEASE_SECONDS ahead (the
+   * heartbeat). Returns the tokens still held; a missing one lost its lease.
+   */
+  async renew(tokens: string[], leaseSeconds: number): Promise<Set<string>> {
+    const rows = await withConflictRetries(() => this.prisma.$queryRaw<{ token: string }[]>`
+      WITH owned AS (
+        SELECT m.message_id FROM messages m WHERE m.lease_token = ANY(${tokens}::uuid[])
+        ORDER BY m.message_id
+        FOR UPDATE
+      )
+      UPDATE messages AS m SET due_at = now() + ${leaseSeconds} * interval '1 second'
+      FROM owned o WHERE m.message_id = o.message_id
+      RETURNING m.lease_token::text AS token`);
+    return new Set(rows.map((r) => r.token));
   }
 
   /**
@@ -122,16 +149,22 @@ export class WorkQueueRepository {
    */
   async release(leases: Array<Pick<LeasedEvent, 'leaseToken'> & { key: string }>): Promise<number> {
     if (leases.length === 0) return 0;
-    return this.prisma.$executeRaw`
+    return withConflictRetries(() => this.prisma.$executeRaw`
+      WITH owned AS (
+        SELECT r.message_id FROM unnest(${leases.map((l) => l.key)}::text[], ${leases.map((l) => l.leaseToken)}::uuid[]) AS r(message_id, token)
+        JOIN messages m ON m.message_id = r.message_id AND m.lease_token = r.token
+        ORDER BY r.message_id
+        FOR UPDATE OF m
+      )
       UPDATE messages AS m SET
         status = (CASE WHEN m.attempts <= 1 THEN 'received' ELSE 'failed' END)::message_status,
         attempts = greatest(m.attempts - 1, 0), due_at = now(), lease_token = NULL, leased_by = NULL
-      FROM unnest(${leases.map((l) => l.key)}::text[], ${leases.map((l) => l.leaseToken)}::uuid[]) AS r(message_id, token)
-      WHERE m.message_id = r.message_id AND m.lease_token = r.token`;
+      FROM owned o
+      WHERE m.message_id = o.message_id`);
   }
 }
 
-function toLeasedEvent(row: LeasedRow): LeasedEvent {
+function toLeasedEvent(row: LeasedRow, validUntil: number): LeasedEvent {
   return {
     event: {
       key: row.message_id,
@@ -149,5 +182,6 @@ function toLeasedEvent(row: LeasedRow): LeasedEvent {
     attempt: row.attempts,
     receivedAt: row.received_at,
     completed: row.completed,
+    validUntil,
   };
 }

@@ -2,12 +2,13 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppConfig, attemptDeadlineMs } from '../config/app-config.js';
+import { AppConfig } from '../config/app-config.js';
 import { redactPhoneNumbers } from '../logging/redact.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { AttemptDeadlineError, ShutdownInterruption } from './attempt-interruptions.js';
+import { AttemptDeadlineError, LeaseLostError, ShutdownInterruption } from './attempt-interruptions.js';
 import { EventProcessor } from './event-processor.service.js';
 import { InboxListener } from './inbox-listener.service.js';
+import { LeaseKeeper } from './lease-keeper.service.js';
 import type { LeasedEvent } from './leased-event.js';
 import { WorkQueueRepository } from './work-queue.repository.js';
 
@@ -20,14 +21,19 @@ interface InFlight {
 /**
  * The processing loop of one process: leases due events while it has free slots
  * (WORKER_CONCURRENCY), hands each to the EventProcessor, and sleeps until a notification,
- * a freed slot or the poll interval. On shutdown it stops leasing, lets in-flight events
- * finish within SHUTDOWN_TIMEOUT_MS and releases the rest.
+ * a freed slot or the poll interval. Every attempt's lease is renewed while it runs
+ * (LeaseKeeper); an attempt that runs past ATTEMPT_TIMEOUT_SECONDS is aborted and gives up its
+ * slot at once, even if its step ignores the abort. On shutdown it stops leasing, lets
+ * in-flight events finish within SHUTDOWN_TIMEOUT_MS and releases the rest.
  */
 @Injectable()
 export class WorkerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Worker');
   readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`.slice(-128);
+  /** Attempts holding a slot, by lease token (the same event may be leased again by this process). */
   private readonly inFlight = new Map<string, InFlight>();
+  /** Attempts past their deadline whose step has not stopped yet: no slot, but their lease is kept. */
+  private readonly overrunning = new Map<string, InFlight>();
   private running = false;
   private loop: Promise<void> | null = null;
   private moreMayBeDue = true;
@@ -40,6 +46,7 @@ export class WorkerService implements OnApplicationBootstrap, BeforeApplicationS
     private readonly queue: WorkQueueRepository,
     private readonly processor: EventProcessor,
     private readonly listener: InboxListener,
+    private readonly leases: LeaseKeeper,
     private readonly metrics: MetricsService,
   ) {}
 
@@ -65,14 +72,16 @@ export class WorkerService implements OnApplicationBootstrap, BeforeApplicationS
     this.wake();
     await this.loop;
     await this.listener.stop();
-    const all = () => Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
-    if (this.inFlight.size > 0 && !(await finishesWithin(all(), this.config.SHUTDOWN_TIMEOUT_MS))) {
-      for (const f of this.inFlight.values()) f.controller.abort(new ShutdownInterruption());
-      await finishesWithin(all(), 1000); // steps that honour the signal stop and release themselves
-      const left = [...this.inFlight.values()].map((f) => ({ key: f.lease.event.key, leaseToken: f.lease.leaseToken }));
+    const attempts = () => [...this.inFlight.values(), ...this.overrunning.values()];
+    const all = () => Promise.allSettled(attempts().map((f) => f.done));
+    if (attempts().length > 0 && !(await finishesWithin(all(), this.config.SHUTDOWN_TIMEOUT_MS))) {
+      for (const f of attempts()) f.controller.abort(new ShutdownInterruption());
+      await finishesWithin(all(), 1000); // attempts release themselves once aborted
+      const left = attempts().map((f) => ({ key: f.lease.event.key, leaseToken: f.lease.leaseToken }));
       const released = await this.queue.release(left);
       this.logger.warn(`shutdown: ${released} unfinished event(s) released for another worker`);
     }
+    await this.leases.stop();
     this.logger.log(`worker ${this.workerId} stopped`);
   }
 
@@ -109,9 +118,14 @@ export class WorkerService implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private begin(lease: LeasedEvent): void {
+    const token = lease.leaseToken;
     const controller = new AbortController();
-    const deadlineMs = attemptDeadlineMs(this.config.LEASE_SECONDS);
-    const deadline = setTimeout(() => controller.abort(new AttemptDeadlineError(deadlineMs)), deadlineMs);
+    const deadlineMs = this.config.ATTEMPT_TIMEOUT_SECONDS * 1000;
+    const deadline = setTimeout(() => {
+      controller.abort(new AttemptDeadlineError(deadlineMs));
+      this.freeSlot(token); // whether or not the step stops: its slot goes to other events now
+    }, deadlineMs);
+    this.leases.hold(lease, () => controller.abort(new LeaseLostError()));
     this.metrics.eventLeased(lease.receivedAt, lease.attempt);
     const done = this.processor
       .process(lease, controller.signal)
@@ -128,10 +142,20 @@ export class WorkerService implements OnApplicationBootstrap, BeforeApplicationS
       })
       .finally(() => {
         clearTimeout(deadline);
-        this.inFlight.delete(lease.event.key);
+        this.leases.letGo(token);
+        this.overrunning.delete(token);
+        this.inFlight.delete(token);
         this.wake();
       });
-    this.inFlight.set(lease.event.key, { lease, controller, done });
+    this.inFlight.set(token, { lease, controller, done });
+  }
+
+  private freeSlot(token: string): void {
+    const attempt = this.inFlight.get(token);
+    if (!attempt) return;
+    this.inFlight.delete(token);
+    this.overrunning.set(token, attempt);
+    this.wake();
   }
 
   private wakeForDueWork(): void {

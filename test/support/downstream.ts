@@ -7,6 +7,8 @@ export interface ReceivedRequest {
   headers: IncomingMessage['headers'];
   body: string;
   at: number;
+  /** The status it was answered with; undefined while (or if forever) unanswered. */
+  status?: number;
 }
 
 /** What to answer the n-th request (1-based); `hang` never answers. */
@@ -30,7 +32,7 @@ export async function startDownstream(reply: (n: number, req: ReceivedRequest) =
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const received = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const received: ReceivedRequest = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
       requests.push(received);
       waiters.forEach((w) => w());
       const answer = reply(requests.length, received);
@@ -38,6 +40,7 @@ export async function startDownstream(reply: (n: number, req: ReceivedRequest) =
       const send = () => {
         res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
         res.end(JSON.stringify(answer.body ?? { ok: answer.status < 300 }));
+        received.status = answer.status;
       };
       if (answer.delayMs) setTimeout(send, answer.delayMs);
       else send();

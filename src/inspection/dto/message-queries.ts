@@ -1,8 +1,27 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateBy, type ValidationArguments } from 'class-validator';
+import { parseIsoDateTime } from '../../common/iso-date-time.js';
 import type { EventKind, ProviderName } from '../../events/normalized-event.js';
 import { EVENT_KINDS, MESSAGE_STATUSES, PROVIDERS, type MessageStatus } from '../message-views.js';
+
+const INSTANT = 'an ISO 8601 (RFC 3339) date-time with seconds and an offset or Z, e.g. 2026-11-29T00:00:00Z or 2026-11-29T00:00:00.123+02:00';
+
+/**
+ * One instant, whatever the server's time zone: a date-time without an offset, a date alone or
+ * a week date names a different instant in every zone (or a whole day), so they are refused,
+ * as are impossible dates. A space where the offset's `+` was is the classic unencoded `+`.
+ */
+function IsInstant(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isInstant',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && parseIsoDateTime(value, { complete: true }) !== null,
+      defaultMessage: ({ property, value }: ValidationArguments) =>
+        `${property} must be ${INSTANT}${typeof value === 'string' && value.includes(' ') ? ' (in a URL, write + as %2B)' : ''}`,
+    },
+  });
+}
 
 /** GET /messages query: every parameter optional; unknown parameters are refused. */
 export class ListMessagesQuery {
@@ -33,14 +52,14 @@ export class ListMessagesQuery {
   @MaxLength(128)
   from?: string;
 
-  @ApiPropertyOptional({ description: 'received at or after this instant (ISO 8601)', example: '2026-11-29T00:00:00Z' })
+  @ApiPropertyOptional({ description: `received at or after this instant: ${INSTANT}`, example: '2026-11-29T00:00:00Z', format: 'date-time' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   since?: string;
 
-  @ApiPropertyOptional({ description: 'received before this instant (ISO 8601)', example: '2026-11-30T00:00:00Z' })
+  @ApiPropertyOptional({ description: `received before this instant: ${INSTANT}`, example: '2026-11-30T00:00:00.000+02:00', format: 'date-time' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   until?: string;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
