@@ -176,9 +176,8 @@ describe('the purge of finished events', () => {
       await operator.query('BEGIN');
       await operator.query("UPDATE messages SET status = 'received', attempts = 0, processed_at = NULL, due_at = now() WHERE message_id = 'generic:msg:locked-1'");
       await operator.query("UPDATE messages SET duplicate_count = duplicate_count + 1, last_duplicate_at = now() WHERE message_id = 'generic:msg:locked-2'");
-      const started = Date.now();
+      // Returns while the operator's transaction is still open: it did not wait for it (waiting would never end).
       expect(await repository.purgeFinishedEvents('processed', DAYS, 1000)).toBe(3);
-      expect(Date.now() - started).toBeLessThan(2000); // did not wait for the operator's transaction
       await operator.query('COMMIT');
     } finally {
       await operator.end();
