@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { applyMigrations, FailedMigrationError, MigrationFailedError } from '../src/migrations/migrator.js';
-import { claim, MIGRATION_LOCK_HOLDER, MIGRATOR, migrationsWith, RecordingLog, Sessions, WAITING_ON_MESSAGES, within } from './support/migration-fixtures.js';
+import { claim, MIGRATION_LOCK_HOLDER, migrationsWith, MIGRATOR, RecordingLog, useMigratedDatabase, WAITING_ON_MESSAGES, within } from './support/migration-fixtures.js';
 import { eventually } from './support/eventually.js';
-import { createTestDatabase, describeOnPostgres, type TestDatabase } from './support/test-database.js';
+import { describeOnPostgres } from './support/test-database.js';
 
 // A migration that needs ACCESS EXCLUSIVE on the busy table: the case lock_timeout is for.
 const ADD_COLUMN = '20990101000000_add_note';
@@ -10,25 +10,14 @@ const ADD_COLUMN_SQL = '-- AlterTable\nALTER TABLE "messages" ADD COLUMN "note" 
 const LOCK_TIMEOUT_MS = 1000;
 
 const quiet = { log: () => undefined, warn: () => undefined };
-let db: TestDatabase;
-let sessions: Sessions;
+const ctx = useMigratedDatabase();
 
-beforeEach(async () => {
-  db = await createTestDatabase();
-  sessions = new Sessions(db.url);
-  await applyMigrations(db.url, quiet);
-});
-afterEach(async () => {
-  await sessions.closeAll();
-  await db.drop();
-});
-
-const rowsOf = (name: string) => db.query('SELECT * FROM "_prisma_migrations" WHERE migration_name = $1', [name]);
-const hasNote = async () => (await db.query(`SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'messages' AND column_name = 'note'`))[0].n === 1;
+const rowsOf = (name: string) => ctx.db.query('SELECT * FROM "_prisma_migrations" WHERE migration_name = $1', [name]);
+const hasNote = async () => (await ctx.db.query(`SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'messages' AND column_name = 'note'`))[0].n === 1;
 
 /** An open transaction that read `messages`: ACCESS SHARE, which ALTER TABLE must wait for. */
 async function blocker(): Promise<pg.Client> {
-  const session = await sessions.open();
+  const session = await ctx.sessions.open();
   await session.query('BEGIN');
   await session.query('LOCK TABLE messages IN ACCESS SHARE MODE');
   return session;
@@ -39,17 +28,17 @@ describeOnPostgres('a migration on a table another session holds', () => {
     const dir = await migrationsWith({ [ADD_COLUMN]: ADD_COLUMN_SQL });
     const holder = await blocker();
     const log = new RecordingLog();
-    const migrating = applyMigrations(db.url, log, dir, { lockTimeoutMs: LOCK_TIMEOUT_MS, maxAttempts: 5, retryDelayMs: 100 });
+    const migrating = applyMigrations(ctx.db.url, log, dir, { lockTimeoutMs: LOCK_TIMEOUT_MS, maxAttempts: 5, retryDelayMs: 100 });
 
     // The migration's ACCESS EXCLUSIVE request waits behind the blocker...
-    await eventually(() => db.query(WAITING_ON_MESSAGES), (rows) => rows.some((r) => r.app === MIGRATOR && r.mode === 'AccessExclusiveLock'));
+    await eventually(() => ctx.db.query(WAITING_ON_MESSAGES), (rows) => rows.some((r) => r.app === MIGRATOR && r.mode === 'AccessExclusiveLock'));
     // ...and a claim arriving now queues behind that request. It must get through within about
     // lock_timeout, while the blocker still holds its lock (without lock_timeout it would wait
     // for the blocker, however long that takes).
-    const claimer = await sessions.open();
+    const claimer = await ctx.sessions.open();
     const started = Date.now();
     const claiming = claim(claimer, 'meta:msg:during-migration');
-    const queued = eventually(() => db.query(WAITING_ON_MESSAGES), (rows) => rows.some((r) => r.app === '' && r.mode === 'RowExclusiveLock'));
+    const queued = eventually(() => ctx.db.query(WAITING_ON_MESSAGES), (rows) => rows.some((r) => r.app === '' && r.mode === 'RowExclusiveLock'));
     const claimed = await within(claiming, 10_000, 'the claim behind the waiting migration');
     const waitedMs = Date.now() - started;
     await queued; // it really was queued behind the migration's request, not merely fast
@@ -59,10 +48,10 @@ describeOnPostgres('a migration on a table another session holds', () => {
     await log.seen(/lock timeout \[55P03\] \(attempt 1 of 5\)/);
     // Between attempts: the advisory lock is still the migrator's, the row is started but not
     // marked failed, and another instance starting now waits instead of applying anything.
-    expect((await db.query(MIGRATION_LOCK_HOLDER)).map((r) => r.app)).toEqual([MIGRATOR]);
+    expect((await ctx.db.query(MIGRATION_LOCK_HOLDER)).map((r) => r.app)).toEqual([MIGRATOR]);
     expect(await rowsOf(ADD_COLUMN)).toMatchObject([{ finished_at: null, logs: null, rolled_back_at: null, applied_steps_count: 0 }]);
     const secondLog = new RecordingLog();
-    const second = applyMigrations(db.url, secondLog, dir);
+    const second = applyMigrations(ctx.db.url, secondLog, dir);
     await secondLog.seen(/another process is applying migrations/);
     expect(await hasNote()).toBe(false);
 
@@ -79,14 +68,14 @@ describeOnPostgres('a migration on a table another session holds', () => {
   it('without a lock_timeout the same claim waits for as long as the blocker holds (what this change prevents)', async () => {
     const dir = await migrationsWith({ [ADD_COLUMN]: ADD_COLUMN_SQL });
     const holder = await blocker();
-    const migrating = applyMigrations(db.url, quiet, dir, { lockTimeoutMs: 0 });
-    await eventually(() => db.query(WAITING_ON_MESSAGES), (rows) => rows.some((r) => r.app === MIGRATOR));
-    const claimer = await sessions.open();
+    const migrating = applyMigrations(ctx.db.url, quiet, dir, { lockTimeoutMs: 0 });
+    await eventually(() => ctx.db.query(WAITING_ON_MESSAGES), (rows) => rows.some((r) => r.app === MIGRATOR));
+    const claimer = await ctx.sessions.open();
     const claimed = claim(claimer, 'meta:msg:stuck');
     // Queued behind the migration's request, and still there after well over the timeout above.
-    await eventually(() => db.query(WAITING_ON_MESSAGES), (rows) => rows.some((r) => r.app === '' && r.mode === 'RowExclusiveLock'));
+    await eventually(() => ctx.db.query(WAITING_ON_MESSAGES), (rows) => rows.some((r) => r.app === '' && r.mode === 'RowExclusiveLock'));
     await eventually(
-      () => db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND now() - query_start > interval '2 seconds' AND query LIKE 'INSERT INTO messages%'`),
+      () => ctx.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND now() - query_start > interval '2 seconds' AND query LIKE 'INSERT INTO messages%'`),
       (rows) => rows[0].n === 1,
     );
     await holder.query('COMMIT');
@@ -98,7 +87,7 @@ describeOnPostgres('a migration on a table another session holds', () => {
     const holder = await blocker();
     const log = new RecordingLog();
 
-    const failure = await applyMigrations(db.url, log, dir, { lockTimeoutMs: 200, maxAttempts: 3, retryDelayMs: 50 }).catch((e: unknown) => e);
+    const failure = await applyMigrations(ctx.db.url, log, dir, { lockTimeoutMs: 200, maxAttempts: 3, retryDelayMs: 50 }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(MigrationFailedError);
     expect((failure as Error).message).toMatch(/failed 3 times .*lock timeout/);
     expect(log.count(/attempt \d of 3/)).toBe(2);
@@ -110,10 +99,10 @@ describeOnPostgres('a migration on a table another session holds', () => {
     expect(rows[0].logs).toMatch(/Migration name: 20990101000000_add_note\n\nDatabase error code: 55P03\n\nDatabase error:\nERROR: canceling statement due to lock timeout/);
     expect(rows[0].logs).toMatch(/Gave up after 3 attempts \(lock_timeout 200 ms\)/);
     expect(await hasNote()).toBe(false);
-    expect(await db.query(MIGRATION_LOCK_HOLDER)).toEqual([]);
+    expect(await ctx.db.query(MIGRATION_LOCK_HOLDER)).toEqual([]);
 
     await holder.query('COMMIT');
-    await expect(applyMigrations(db.url, quiet, dir)).rejects.toThrow(FailedMigrationError);
+    await expect(applyMigrations(ctx.db.url, quiet, dir)).rejects.toThrow(FailedMigrationError);
     expect(await hasNote()).toBe(false);
   });
 });

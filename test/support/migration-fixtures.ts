@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { DEFAULT_MIGRATIONS_DIR } from '../../src/migrations/migration-files.js';
-import type { MigrationLog } from '../../src/migrations/migrator.js';
+import { applyMigrations, type MigrationLog } from '../../src/migrations/migrator.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 /** application_name of the migrator's session, to find it in pg_stat_activity. */
 export const MIGRATOR = 'whatsapp-webhook-dedup:migrate';
@@ -95,3 +96,18 @@ export const WAITING_ON_MESSAGES = `
 export const MIGRATION_LOCK_HOLDER = `
   SELECT a.pid, a.application_name AS app FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
   WHERE l.locktype = 'advisory' AND l.objid = 72707369 AND l.granted`;
+
+/** Jest hooks: before each test a new database with the committed migrations applied, and its sessions; both gone after. */
+export function useMigratedDatabase(): { db: TestDatabase; sessions: Sessions } {
+  const ctx = {} as { db: TestDatabase; sessions: Sessions };
+  beforeEach(async () => {
+    ctx.db = await createTestDatabase();
+    ctx.sessions = new Sessions(ctx.db.url);
+    await applyMigrations(ctx.db.url, { log: () => undefined, warn: () => undefined });
+  });
+  afterEach(async () => {
+    await ctx.sessions.closeAll();
+    await ctx.db.drop();
+  });
+  return ctx;
+}
