@@ -99,12 +99,18 @@ async function renewals(key: string, times: number): Promise<void> {
   });
 }
 
+/** Inserts an event whose step waits on a closed gate; resolves with its first run and the gate's opener. */
+async function startGated(key: string): Promise<{ run: Run; open: () => void }> {
+  const open = gate(key);
+  await insertEvent(key);
+  await eventually(async () => runsOf(key).length, (n) => n === 1);
+  return { run: runsOf(key)[0], open };
+}
+
 describe('a slow but alive step', () => {
   it('keeps its lease past LEASE_SECONDS: no other worker starts it, and it runs once', async () => {
     const key = 'generic:msg:slow';
-    const open = gate(key);
-    await insertEvent(key);
-    await eventually(async () => runsOf(key).length, (n) => n === 1);
+    const { open } = await startGated(key);
     await renewals(key, 2); // > LEASE_SECONDS, with two workers polling every 100 ms
     expect(runsOf(key)).toHaveLength(1);
     open();
@@ -119,10 +125,7 @@ describe('a step that ignores its abort and runs past ATTEMPT_TIMEOUT_SECONDS', 
     // One worker with one slot from here on: only a freed slot lets the other events through.
     await apps.pop()!.close();
     const key = 'generic:msg:stubborn';
-    const open = gate(key);
-    await insertEvent(key);
-    await eventually(async () => runsOf(key).length, (n) => n === 1);
-    const [first] = runsOf(key);
+    const { run: first, open } = await startGated(key);
     await eventually(async () => first.signal.aborted, Boolean); // the deadline fired; the step did not stop
 
     for (const other of ['generic:msg:other-1', 'generic:msg:other-2', 'generic:msg:other-3']) await insertEvent(other);
@@ -145,10 +148,7 @@ describe('a step that ignores its abort and runs past ATTEMPT_TIMEOUT_SECONDS', 
 describe('a lease that is lost while the step runs', () => {
   it('aborts the step and writes nothing for it', async () => {
     const key = 'generic:msg:taken-over';
-    const open = gate(key);
-    await insertEvent(key);
-    await eventually(async () => runsOf(key).length, (n) => n === 1);
-    const [run] = runsOf(key);
+    const { run, open } = await startGated(key);
     // Another worker's lease, as after an expiry: the token this attempt holds is gone.
     await db.query("UPDATE messages SET lease_token = gen_random_uuid(), leased_by = 'someone else' WHERE message_id = $1", [key]);
     await eventually(async () => run.signal.aborted, Boolean);

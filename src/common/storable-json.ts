@@ -6,7 +6,7 @@ const MAYBE_UNSTORABLE = /[\u0000\ud800-\udfff]/;
 
 /** Whether `text` holds a character PostgreSQL refuses (NUL, a lone surrogate). */
 export function hasUnstorable(text: string): boolean {
-  return MAYBE_UNSTORABLE.test(text) && text.replace(UNSTORABLE, '') !== text;
+  return storableText(text) !== text;
 }
 
 /** `text` with every NUL and lone surrogate replaced by U+FFFD, so it fits a text column. */

@@ -79,7 +79,8 @@ export class WebhooksService {
 
   /** Claims the events that are not stale; stale ones are answered as such and never stored. */
   private async claimFresh(events: NormalizedEvent[]): Promise<EventResult[]> {
-    const stale = events.map((event) => isStale(event, this.config.RETENTION_DAYS));
+    const now = Date.now();
+    const stale = events.map((event) => isStale(event, this.config.RETENTION_DAYS, now));
     const staleCount = stale.filter(Boolean).length;
     if (staleCount === 0) return (await this.dedup.claim(events)).map((claim) => claim.result);
     this.logger.warn(
