@@ -19,11 +19,60 @@ function parseTargets(spec) {
   return list;
 }
 
-const median = (xs) => {
+export const median = (xs) => {
   const s = xs.filter((x) => x !== null).sort((a, b) => a - b);
   return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : null;
 };
 const ratio = (a, b) => (a !== null && b ? `${round(a / b, 2)}x` : '-');
+
+/**
+ * Runs each workload against every target `rounds` times, rotating the order each round so no
+ * target always runs first (cold caches, thermal drift). `after(target, result)` runs after each
+ * measured run (e.g. to wait for a backlog). Returns [{ workload, target, round, ...runWorkload result }].
+ */
+export async function runRounds(targets, workloads, o, rounds, after = async () => {}) {
+  const results = [];
+  for (const w of workloads) {
+    for (let r = 0; r < rounds; r++) {
+      for (let k = 0; k < targets.length; k++) {
+        const t = targets[(k + r) % targets.length];
+        const res = await runWorkload(t.url, w, o, t.info);
+        results.push({ ...res, target: t.name, round: r + 1 });
+        await after(t, results.at(-1));
+      }
+    }
+  }
+  return results;
+}
+
+/** Medians over the rounds of one workload and target. */
+export function aggregate(results, w, name) {
+  const rs = results.filter((x) => x.workload === w && x.target === name);
+  if (rs.some((x) => x.skipped)) return { skipped: rs[0].skipped };
+  return {
+    runs: rs.map((x) => x.stats),
+    reqPerSec: median(rs.map((x) => x.stats.reqPerSec)),
+    eventsPerSec: median(rs.map((x) => x.stats.eventsPerSec)),
+    p99: median(rs.map((x) => x.stats.latencyMs.p99)),
+    pass: rs.every((x) => x.stats.check.pass),
+  };
+}
+
+/** Per workload: a table of every run (target, round) and the detail lines under it. */
+export function printRuns(results, targets, workloads, rounds, duration) {
+  for (const w of workloads) {
+    console.log(`\n== ${w} (${rounds > 1 ? `${rounds} rounds, ` : ''}${duration} s max per run) ==`);
+    const byTarget = targets.flatMap((t) => results.filter((y) => y.workload === w && y.target === t.name).sort((a, b) => a.round - b.round));
+    const label = (x) => `${x.target}${rounds > 1 ? ` #${x.round}` : ''}`;
+    const rows = byTarget.filter((x) => x.stats).map((x) => [label(x), ...statCells(x.stats)]);
+    if (rows.length) console.log(table(['target', ...STAT_HEADER], rows));
+    for (const x of byTarget) if (x.stats) console.log(details(label(x), x.stats));
+    for (const t of targets) {
+      const skipped = byTarget.find((x) => x.target === t.name && x.skipped);
+      if (skipped) console.log(`${t.name}: skipped - ${skipped.skipped}`);
+    }
+  }
+}
 
 export async function compare(o) {
   let targets;
@@ -55,42 +104,9 @@ export async function compare(o) {
   }
   console.error(`compare: ${targets.map((t) => `${t.name}=${t.url}`).join(', ')}; workloads ${o.workloads.join(', ')}; ${rounds} round(s) of ${o.duration} s`);
 
-  const results = []; // { workload, target, round, ...runWorkload result }
-  for (const w of o.workloads) {
-    for (let r = 0; r < rounds; r++) {
-      // rotate the order each round so no target always runs first (cold caches, thermal drift)
-      for (let k = 0; k < targets.length; k++) {
-        const t = targets[(k + r) % targets.length];
-        const res = await runWorkload(t.url, w, o, t.info);
-        results.push({ ...res, target: t.name, round: r + 1 });
-      }
-    }
-  }
-
-  const agg = (w, name) => {
-    const rs = results.filter((x) => x.workload === w && x.target === name);
-    if (rs.some((x) => x.skipped)) return { skipped: rs[0].skipped };
-    return {
-      runs: rs.map((x) => x.stats),
-      reqPerSec: median(rs.map((x) => x.stats.reqPerSec)),
-      eventsPerSec: median(rs.map((x) => x.stats.eventsPerSec)),
-      p99: median(rs.map((x) => x.stats.latencyMs.p99)),
-      pass: rs.every((x) => x.stats.check.pass),
-    };
-  };
-
-  for (const w of o.workloads) {
-    console.log(`\n== ${w} (${rounds > 1 ? `${rounds} rounds, ` : ''}${o.duration} s max per run) ==`);
-    const byTarget = targets.flatMap((t) => results.filter((y) => y.workload === w && y.target === t.name).sort((a, b) => a.round - b.round));
-    const label = (x) => `${x.target}${rounds > 1 ? ` #${x.round}` : ''}`;
-    const rows = byTarget.filter((x) => x.stats).map((x) => [label(x), ...statCells(x.stats)]);
-    if (rows.length) console.log(table(['target', ...STAT_HEADER], rows));
-    for (const x of byTarget) if (x.stats) console.log(details(label(x), x.stats));
-    for (const t of targets) {
-      const skipped = byTarget.find((x) => x.target === t.name && x.skipped);
-      if (skipped) console.log(`${t.name}: skipped - ${skipped.skipped}`);
-    }
-  }
+  const results = await runRounds(targets, o.workloads, o, rounds);
+  const agg = (w, name) => aggregate(results, w, name);
+  printRuns(results, targets, o.workloads, rounds, o.duration);
 
   const names = targets.map((t) => t.name);
   const ratios = subject && baseline && subject !== baseline && names.includes(subject) && names.includes(baseline);

@@ -4,7 +4,7 @@
 // the Idempotency-Key header. Records per key the first arrival time and the number of arrivals.
 // Times: process.hrtime (CLOCK_MONOTONIC), the same clock in every process of the machine.
 // IPC in: {cmd:'await', keys:n, id} -> {id, reached, at} once n distinct keys have arrived;
-//         {cmd:'stats', id} -> {id, stats}; {cmd:'reset', id} -> {id}.
+//         {cmd:'stats', id, arrivals?: false} -> {id, stats}; {cmd:'reset', id} -> {id}.
 // IPC out at start: {port}.
 import { createServer } from 'node:http';
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -60,7 +60,8 @@ process.on('message', (m) => {
     else waiter = { keys: m.keys, id: m.id };
   } else if (m.cmd === 'stats') {
     const dup = [...count.values()].filter((c) => c > 1).length;
-    process.send({ id: m.id, stats: { ...s, distinct: first.size, keysArrivingMoreThanOnce: dup, arrivals: [...first] } });
+    // {arrivals: false}: counts only (the list of every key is large after a long run)
+    process.send({ id: m.id, stats: { ...s, distinct: first.size, keysArrivingMoreThanOnce: dup, ...(m.arrivals === false ? {} : { arrivals: [...first] }) } });
   } else if (m.cmd === 'reset') {
     reset(); waiter = null;
     process.send({ id: m.id });

@@ -8,16 +8,24 @@ import pg from 'pg';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
+// Everything started or created here and not yet stopped or dropped, so that a script's Ctrl-C
+// handler can clean up what its modules started (see stopEverything).
+const live = { nodes: new Set(), downstreams: new Set(), databases: new Map() }; // databases: name -> admin URL
+
 /** Creates database wdd_bench_<random> next to the one `adminUrl` names; returns its URL. */
 export async function createDatabase(adminUrl) {
   const name = `wdd_bench_${randomBytes(4).toString('hex')}`;
   await withClient(adminUrl, (c) => c.query(`CREATE DATABASE ${name}`));
+  live.databases.set(name, adminUrl);
   const u = new URL(adminUrl);
   u.pathname = `/${name}`;
   return { name, url: u.toString() };
 }
 
-export const dropDatabase = (adminUrl, name) => withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+export async function dropDatabase(adminUrl, name) {
+  await withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  live.databases.delete(name);
+}
 
 export async function withClient(url, fn) {
   const c = new pg.Client({ connectionString: url });
@@ -34,7 +42,8 @@ export function startNode(script, env, ready, label) {
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean); // e.g. --cpu-prof, for diagnosis
   const child = spawn(process.execPath, [...nodeArgs, `dist/${script}`], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const p = { child, label, pid: child.pid, tail: [], exit: null, match: null };
-  p.exited = new Promise((resolve) => child.on('exit', (code, signal) => { p.exit = { code, signal }; resolve(p.exit); }));
+  live.nodes.add(p);
+  p.exited = new Promise((resolve) => child.on('exit', (code, signal) => { p.exit = { code, signal }; live.nodes.delete(p); resolve(p.exit); }));
   p.ready = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${label} not ready after 60 s:\n${p.tail.join('\n')}`)), 60_000);
     const onLine = (line) => {
@@ -83,12 +92,26 @@ export async function startDownstream(secret) {
   });
   child.on('message', (m) => { pending.get(m.id)?.(m); pending.delete(m.id); });
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  return {
+  const ds = {
     pid: child.pid,
     url: `http://127.0.0.1:${port}/events`,
     call: (msg) => new Promise((resolve) => { const id = ++seq; pending.set(id, resolve); child.send({ ...msg, id }); }),
     stop: () => { child.kill('SIGTERM'); return exited; },
   };
+  live.downstreams.add(ds);
+  exited.then(() => live.downstreams.delete(ds));
+  return ds;
+}
+
+/**
+ * Stops every process started by startNode/startDownstream that is still running (SIGTERM, then
+ * SIGKILL after `graceMs`) and drops every scratch database not dropped yet: for a script's
+ * Ctrl-C or failure path, when the code that started them is still awaiting something.
+ */
+export async function stopEverything(graceMs = 15_000) {
+  await Promise.all([...live.nodes].map((p) => stopNode(p, graceMs)));
+  await Promise.all([...live.downstreams].map((d) => d.stop()));
+  for (const [name, adminUrl] of live.databases) await dropDatabase(adminUrl, name).catch((err) => console.error(`could not drop ${name}: ${err.message}`));
 }
 
 const TICK_MS = 1000 / 100; // USER_HZ, 100 on Linux

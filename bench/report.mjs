@@ -73,12 +73,12 @@ export function details(label, s) {
   return out.join('\n');
 }
 
-/** Writes bench/results/<timestamp>.json and returns its path. */
-export function writeResults(kind, options, results) {
+/** Writes bench/results/<timestamp>[-kind].json (or `name(timestamp)`.json) and returns its path. */
+export function writeResults(kind, options, results, name = (stamp) => `${stamp}${kind === 'run' ? '' : `-${kind}`}`) {
   const dir = new URL('./results/', import.meta.url);
   mkdirSync(dir, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const file = new URL(`${stamp}${kind === 'run' ? '' : `-${kind}`}.json`, dir);
+  const file = new URL(`${name(stamp)}.json`, dir);
   const env = { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadavg: os.loadavg(), host: os.hostname() };
   const opts = { ...options, secret: options.secret ? '(set, not recorded)' : undefined };
   writeFileSync(file, JSON.stringify({ kind, at: new Date().toISOString(), env, options: opts, results }, null, 2) + '\n');

@@ -8,16 +8,13 @@
 // service has stopped (its backends report statistics when they disconnect).
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { parseOptions } from './options.mjs';
 import { createDatabase, dropDatabase, startDownstream, startNode, stopNode, staleDist, withClient } from './procs.mjs';
 import { round, table, writeResults } from './report.mjs';
 import { metaText } from './workloads.mjs';
 
-const o = parseOptions(process.argv.slice(2), { events: '10000', connections: '32', db: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres' });
-const EVENTS = Number(o.events), CONNECTIONS = Number(o.connections);
-const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-
-const post = (port, body) => new Promise((resolve, reject) => {
+const post = (agent, port, body) => new Promise((resolve, reject) => {
   const req = http.request({ host: '127.0.0.1', port, path: '/webhook', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
     res.resume();
     res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`answered ${res.statusCode}`))));
@@ -32,7 +29,9 @@ const snapshot = (url) => withClient(url, async (c) => {
   return { lsn, tables: Object.fromEntries(tables.map((t) => [t.relname, { versions: Number(t.versions), hot: Number(t.hot) }])) };
 });
 
-async function measure(label, env, processed) {
+async function measure(o, label, env, processed) {
+  const { events: EVENTS, connections: CONNECTIONS } = o;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const db = await createDatabase(o.db);
   const sink = processed ? await startDownstream('wal-cost-secret') : null;
   const service = startNode('main.js', { PORT: '0', DATABASE_URL: db.url, ...env, ...(sink ? { FORWARD_URL: sink.url, FORWARD_SECRET: 'wal-cost-secret' } : {}) }, /listening on port (\d+)/, label);
@@ -45,13 +44,15 @@ async function measure(label, env, processed) {
     const before = await snapshot(db.url);
     let next = 0;
     await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-      while (next < EVENTS) await post(port, JSON.stringify(metaText(`wamid.WAL.${prefix}.${next++}`, '', ts)));
+      while (next < EVENTS) await post(agent, port, JSON.stringify(metaText(`wamid.WAL.${prefix}.${next++}`, '', ts)));
     }));
     if (processed) {
+      const until = Date.now() + (o.drainTimeoutMs ?? Infinity);
       await withClient(db.url, async (c) => {
         for (;;) {
           const [{ n }] = (await c.query("SELECT count(*)::int AS n FROM messages WHERE status <> 'processed'")).rows;
           if (n === 0) return;
+          if (Date.now() > until) throw new Error(`${label}: ${n} events still not processed after ${o.drainTimeoutMs / 1000} s`);
           await new Promise((r) => setTimeout(r, 200));
         }
       });
@@ -64,22 +65,36 @@ async function measure(label, env, processed) {
     const versions = Object.fromEntries(Object.keys(after.tables).map((t) => [t, (after.tables[t].versions - (before.tables[t]?.versions ?? 0)) / EVENTS]));
     return { label, walBytesPerEvent: round(walBytes / EVENTS, 0), rowVersionsPerEvent: versions };
   } finally {
+    agent.destroy();
     await stopNode(service);
     await sink?.stop();
     await dropDatabase(o.db, db.name);
   }
 }
 
+/**
+ * The measurement: ack only, then ack + forward, each on its own scratch database next to the
+ * one `db` (an admin URL) names. `drainTimeoutMs` (default: none) bounds the wait for processing.
+ * Returns [{ label, walBytesPerEvent, rowVersionsPerEvent: { table: n } }] in that order.
+ */
+export async function measureWalCost({ events = 10000, connections = 32, db, drainTimeoutMs } = {}) {
+  const o = { events, connections, db, drainTimeoutMs };
+  return [
+    await measure(o, 'ack only (WORKER_ENABLED=false)', { WORKER_ENABLED: 'false', LOG_LEVEL: 'info' }, false),
+    await measure(o, 'ack + forward (default, FORWARD_URL set)', { LOG_LEVEL: 'info' }, true),
+  ];
+}
+
 async function main() {
+  const o = parseOptions(process.argv.slice(2), { events: '10000', connections: '32', db: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres' });
   const stale = staleDist();
   if (stale) console.error(`warning: ${stale} is newer than dist/main.js: run npm run build`);
-  const results = [
-    await measure('ack only (WORKER_ENABLED=false)', { WORKER_ENABLED: 'false', LOG_LEVEL: 'info' }, false),
-    await measure('ack + forward (default, FORWARD_URL set)', { LOG_LEVEL: 'info' }, true),
-  ];
+  const results = await measureWalCost({ events: Number(o.events), connections: Number(o.connections), db: o.db });
   console.log(table(['configuration', 'WAL bytes/event', 'messages row versions/event', 'message_steps', 'deliveries'],
     results.map((r) => [r.label, r.walBytesPerEvent, round(r.rowVersionsPerEvent.messages ?? 0, 2), round(r.rowVersionsPerEvent.message_steps ?? 0, 2), round(r.rowVersionsPerEvent.deliveries ?? 0, 2)])));
   if (o.json) console.log(`results written to ${writeResults('wal-cost', o, results)}`);
 }
 
-main().catch((error) => { console.error(error); process.exitCode = 1; });
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((error) => { console.error(error); process.exitCode = 1; });
+}

@@ -1,10 +1,13 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { createRequire } from 'node:module';
+import { ErrorDto } from './common/error.dto.js';
+import { WebhookAckDto } from './webhooks/webhook-ack.dto.js';
+import { addWebhookRoutes } from './webhooks/webhooks.openapi.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
-/** The OpenAPI document, generated from the controllers and DTOs: UI at /docs, JSON at /docs-json. */
+/** The OpenAPI document, generated from the controllers and DTOs (the webhook routes from webhooks.openapi.ts): UI at /docs, JSON at /docs-json. */
 export function setUpOpenApi(app: INestApplication): void {
   const config = new DocumentBuilder()
     .setTitle('whatsapp-webhook-dedup')
@@ -15,6 +18,7 @@ export function setUpOpenApi(app: INestApplication): void {
     .setVersion(version)
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'INSPECTION_API_KEY' })
     .build();
-  const document = SwaggerModule.createDocument(app, config);
+  const document = SwaggerModule.createDocument(app, config, { extraModels: [WebhookAckDto, ErrorDto] });
+  addWebhookRoutes(document);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
 }

@@ -47,7 +47,14 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(doc.paths['/webhook/{source}'].post.parameters[0]).toMatchObject({ name: 'source', schema: { enum: ['meta', 'wasender', 'generic'] } });
-    expect(Object.keys(doc.paths['/webhook/{source}'].post.responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '503']);
+    expect(Object.keys(doc.paths['/webhook/{source}'].post.responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '415', '503']);
+    // The webhook routes are described outside Nest's router (WebhookIngress): their schemas must resolve.
+    for (const path of ['/webhook', '/webhook/{source}']) {
+      const refs = Object.values(doc.paths[path].post.responses as Record<string, { content: { 'application/json': { schema: { $ref: string } } } }>)
+        .map((r) => r.content['application/json'].schema.$ref.replace('#/components/schemas/', ''));
+      expect(refs.every((name) => doc.components.schemas[name] !== undefined)).toBe(true);
+    }
+    expect(doc.components.schemas.WebhookAckDto.properties.events.type).toBe('array');
     expect(doc.components.schemas.EventResultDto.properties.result.enum).toEqual(['accepted', 'duplicate', 'stale']);
     expect(doc.paths['/deliveries/{wamid}'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['provider', 'wamid']);
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });

@@ -58,3 +58,9 @@ export class NotFoundError extends DomainError {}
 
 /** The request conflicts with the record's current state (409). */
 export class ConflictError extends DomainError {}
+
+/** The request body is larger than WEBHOOK_BODY_LIMIT (413). */
+export class PayloadTooLargeError extends DomainError {}
+
+/** The body's media type, charset or content encoding is not one we read (415). */
+export class UnsupportedMediaTypeError extends DomainError {}

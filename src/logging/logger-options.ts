@@ -28,6 +28,11 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
+/** The level of a request-completed line: successful requests are the hot path, logged at debug; failures at warn/error. */
+export function requestLogLevel(statusCode: number, error?: unknown): 'error' | 'warn' | 'debug' {
+  return error || statusCode >= 500 ? 'error' : statusCode >= 400 ? 'warn' : 'debug';
+}
+
 /**
  * JSON logs through pino, one object per line. Every line logged while a request is handled
  * (the services' Nest `Logger` calls included: nestjs-pino binds them to the request through
@@ -47,9 +52,7 @@ export function loggerOptions(config: AppConfig): Params {
       genReqId: requestId,
       // Lines logged during a request carry only `reqId`; the request-completed line adds req and res.
       quietReqLogger: true,
-      // Successful deliveries are the hot path: logged at debug, failures at warn/error.
-      customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
-        error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'debug',
+      customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) => requestLogLevel(res.statusCode, error),
       // For a 5xx, pino-http attaches `new Error('failed with status code …')`: a stack trace into
       // pino-http itself on every 503. Nest logs real exceptions on its own; drop the made-up one.
       customErrorObject: (_req: IncomingMessage, res: ServerResponse, error: Error, value: Record<string, unknown>) =>

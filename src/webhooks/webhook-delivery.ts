@@ -1,11 +1,11 @@
 import type { EventClaim } from '../dedup/claim-result.js';
 
-/** What the controller hands over from one POST to a webhook URL. */
+/** What the ingress hands over from one POST to a webhook URL. */
 export interface WebhookDelivery {
-  /** Parsed JSON, or undefined when the body was not JSON. */
+  /** The body, parsed as JSON (any JSON value: the service decides what it takes). */
   body: unknown;
   /** The exact request bytes (signatures are computed over these). */
-  rawBody: Buffer | undefined;
+  rawBody: Buffer;
   /** A request header by lower-case name. */
   header(name: string): string | undefined;
 }

@@ -1,0 +1,103 @@
+import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
+import { DomainError } from '../common/domain-errors.js';
+import { httpAnswerOf } from '../common/http-answer.js';
+import { AppConfig } from '../config/app-config.js';
+import { requestId, requestLogLevel } from '../logging/logger-options.js';
+import { webhookPostSource } from '../metrics/webhook-traffic.js';
+import { readWebhookBody } from './webhook-body.js';
+import { WebhooksService } from './webhooks.service.js';
+
+const INTERNAL_ERROR = { statusCode: 500, message: 'Internal server error' };
+
+/**
+ * Takes POST /webhook and /webhook/<source> at the HTTP server, in front of Express; every other
+ * request goes on to Express and Nest as before. Webhook deliveries are the one route taken at
+ * thousands a second, and Express's router, its body parser, the per-request loggers of
+ * pino-http and Nest's pipeline cost as much CPU as storing the events (see bench/README.md);
+ * here a delivery costs one body read, one JSON parse and one answer. What those layers did is
+ * done here the same way: the X-Request-Id, request-bound log lines, the request-completed line
+ * (for failures; successes at debug), domain errors answered through httpAnswerOf. The routes
+ * are documented in the OpenAPI document by webhooks.openapi.ts.
+ */
+@Injectable()
+export class WebhookIngress implements OnApplicationBootstrap, OnApplicationShutdown {
+  private server: Server | undefined;
+  private express: RequestListener | undefined;
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly webhooks: WebhooksService,
+    private readonly config: AppConfig,
+    @InjectPinoLogger(WebhookIngress.name) private readonly logger: PinoLogger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const adapter = this.adapterHost.httpAdapter;
+    const server = adapter?.getHttpServer() as Server | undefined;
+    const express = adapter?.getInstance() as RequestListener | undefined;
+    if (!server || !express) return;
+    if (!server.listeners('request').includes(express)) throw new Error('the HTTP server does not dispatch to Express: cannot take webhook routes');
+    server.removeListener('request', express);
+    server.on('request', this.dispatch);
+    this.server = server;
+    this.express = express;
+  }
+
+  onApplicationShutdown(): void {
+    if (!this.server || !this.express) return;
+    this.server.removeListener('request', this.dispatch);
+    this.server.on('request', this.express);
+  }
+
+  private readonly dispatch = (req: IncomingMessage, res: ServerResponse): void => {
+    const urlSource = webhookPostSource(req.method, req.url);
+    if (urlSource === undefined) return void this.express!(req, res);
+    const started = performance.now();
+    const reqId = requestId(req, res);
+    void this.logger.runInContext(() => this.receive(req, res, urlSource, reqId, started), { bindings: { reqId } });
+  };
+
+  private async receive(req: IncomingMessage, res: ServerResponse, urlSource: string, reqId: string, started: number): Promise<void> {
+    let status: number;
+    let failure: unknown;
+    try {
+      const { rawBody, body } = await readWebhookBody(req, this.config.WEBHOOK_BODY_LIMIT);
+      (req as { body?: unknown }).body = body; // the traffic observer labels the delivery by its shape
+      const ack = await this.webhooks.receive({ body, rawBody, header: (name) => headerValue(req, name) }, urlSource || undefined);
+      status = answer(res, 200, ack);
+    } catch (error) {
+      if (!(error instanceof DomainError)) {
+        if (res.destroyed) return; // the caller hung up while the body was read: no one to answer
+        this.logger.error({ err: error }, 'a webhook delivery failed unexpectedly');
+        failure = error;
+        status = answer(res, 500, INTERNAL_ERROR);
+      } else {
+        const { status: code, headers, body } = httpAnswerOf(error);
+        status = answer(res, code, body, headers);
+      }
+    }
+    const level = requestLogLevel(status, failure);
+    if (this.logger.logger.isLevelEnabled(level)) {
+      const responseTime = Math.round(performance.now() - started);
+      // pino-http's line: its serializers read the request (with its id) and the response themselves.
+      Object.assign(req, { id: reqId });
+      this.logger.logger[level]({ req, res, responseTime }, 'request completed');
+    }
+  }
+}
+
+function answer(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): number {
+  if (res.headersSent || res.destroyed) return status;
+  const json = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
+  res.end(json);
+  return status;
+}
+
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
