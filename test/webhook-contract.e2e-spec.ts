@@ -154,8 +154,41 @@ describe('POST /webhook', () => {
     expect(answer.body.accepted).toBe(1);
   });
 
-  it('answers 413 above the body limit', async () => {
+  it('answers 413 above the body limit, with the reason, whether the length is announced or streamed', async () => {
     const answer = await postWebhook(ctx.service.baseUrl, metaText(uniqueId(), 'x'.repeat(5 * 1024 * 1024)));
-    expect(answer.status).toBe(413);
+    expect(answer).toMatchObject({ status: 413, body: { statusCode: 413, message: expect.stringContaining('WEBHOOK_BODY_LIMIT') } });
+    const chunks = (async function* () {
+      for (let i = 0; i < 6; i++) yield Buffer.alloc(1024 * 1024, 0x20);
+    })();
+    const streamed = await fetch(`${ctx.service.baseUrl}/webhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: ReadableStream.from(chunks), duplex: 'half' } as RequestInit);
+    expect(streamed.status).toBe(413);
+  });
+
+  it.each([
+    ['a charset other than UTF-8', { 'content-type': 'application/json; charset=latin1' }, /charset latin1/],
+    ['a compressed body', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, /content-encoding gzip/],
+  ])('answers 415 with the reason to %s, and stores nothing', async (_name, headers, reason) => {
+    const before = await countRows();
+    const body = JSON.stringify(metaText(uniqueId(), 'hi'));
+    const res = await fetch(`${ctx.service.baseUrl}/webhook`, { method: 'POST', headers: { ...signedForEverySource(body), ...headers }, body });
+    expect(res.status).toBe(415);
+    expect(((await res.json()) as { message: string }).message).toMatch(reason);
+    expect(await countRows()).toBe(before);
+  });
+
+  it('takes application/*+json, and answers with the request id, no ETag, and JSON', async () => {
+    const body = JSON.stringify(metaText(uniqueId(), 'hi'));
+    const res = await fetch(`${ctx.service.baseUrl}/webhook/meta/?via=test`, { method: 'POST', headers: { ...signedForEverySource(body), 'content-type': 'application/vnd.meta+json', 'x-request-id': 'req-7' }, body });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('x-request-id')).toBe('req-7');
+    expect(res.headers.get('etag')).toBeNull();
+    expect(((await res.json()) as { accepted: number }).accepted).toBe(1);
+  });
+
+  it('leaves other methods and paths to the application router', async () => {
+    expect((await fetch(`${ctx.service.baseUrl}/webhook/meta/extra`, { method: 'POST' })).status).toBe(404);
+    expect((await fetch(`${ctx.service.baseUrl}/webhook`, { method: 'PUT' })).status).toBe(404);
+    expect((await fetch(`${ctx.service.baseUrl}/webhook?hub.mode=subscribe&hub.verify_token=nope&hub.challenge=1`)).status).toBe(403);
   });
 });

@@ -21,7 +21,7 @@ export class MessagesRepository {
    * deadlock. `xmax = 0` holds exactly for rows this statement inserted.
    */
   async claimBatch(rows: ClaimRow[]): Promise<ClaimOutcome> {
-    const claimed = await this.prisma.$queryRaw<{ message_id: string; inserted: boolean }[]>`
+    const claimed = await this.prisma.driverQuery<{ message_id: string; inserted: boolean }>`
       INSERT INTO messages AS m
         (message_id, provider, kind, type, sender, provider_timestamp, from_me, authenticated, payload, duplicate_count, last_duplicate_at)
       SELECT k, p::provider, kd::event_kind, t, s, ts::timestamptz, fm, au, pl::jsonb, c - 1, CASE WHEN c > 1 THEN now() END

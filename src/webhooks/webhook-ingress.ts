@@ -76,7 +76,9 @@ export class WebhookIngress implements OnApplicationBootstrap, OnApplicationShut
         status = answer(res, 500, INTERNAL_ERROR);
       } else {
         const { status: code, headers, body } = httpAnswerOf(error);
-        status = answer(res, code, body, headers);
+        // Refused before its body was read (415, 413 mid-stream): the rest of the body is still on
+        // the wire, so this connection cannot carry another request.
+        status = answer(res, code, body, req.complete ? headers : { ...headers, Connection: 'close' });
       }
     }
     const level = requestLogLevel(status, failure);

@@ -41,13 +41,13 @@ export class WorkQueueRepository {
    */
   async lease(limit: number, leaseSeconds: number, maxAttempts: number, workerId: string) {
     const validUntil = Date.now() + leaseSeconds * 1000; // taken before the statement: never later than the database's
-    const rows = await this.prisma.$queryRaw<LeasedRow[]>`
+    const rows = await this.prisma.driverQuery<LeasedRow>`
       WITH due AS (
-        SELECT message_id, (status = 'processing') AS expired, (status = 'processing' AND attempts >= ${maxAttempts}) AS exhausted
+        SELECT message_id, (status = 'processing') AS expired, (status = 'processing' AND attempts >= ${maxAttempts}::int) AS exhausted
         FROM messages
         WHERE status IN ('received', 'processing', 'failed') AND due_at <= now()
         ORDER BY due_at
-        LIMIT ${limit}
+        LIMIT ${limit}::int
         FOR UPDATE SKIP LOCKED
       )
       UPDATE messages AS m SET
@@ -57,8 +57,8 @@ export class WorkQueueRepository {
           THEN 'lease expired: ' || coalesce(m.leased_by, 'a worker') || ' did not finish attempt ' || m.attempts
           ELSE m.last_error END,
         lease_token = CASE WHEN due.exhausted THEN NULL ELSE gen_random_uuid() END,
-        leased_by = CASE WHEN due.exhausted THEN NULL ELSE ${workerId} END,
-        due_at = now() + ${leaseSeconds} * interval '1 second'
+        leased_by = CASE WHEN due.exhausted THEN NULL ELSE ${workerId}::text END,
+        due_at = now() + ${leaseSeconds}::int * interval '1 second'
       FROM due
       WHERE m.message_id = due.message_id
       RETURNING m.message_id, m.provider::text, m.kind::text, m.type, m.sender, m.provider_timestamp, m.from_me, m.authenticated, m.replays, m.payload,
@@ -76,7 +76,7 @@ export class WorkQueueRepository {
    * whose lease was still held (their records were written).
    */
   async record(records: StepRecord[]): Promise<Set<string>> {
-    const owned = await withConflictRetries(() => this.prisma.$queryRaw<{ message_id: string }[]>`
+    const owned = await withConflictRetries(() => this.prisma.driverQuery<{ message_id: string }>`
       WITH input AS (
         SELECT * FROM unnest(${records.map((r) => r.key)}::text[], ${records.map((r) => r.leaseToken)}::uuid[],
           ${records.map((r) => r.step)}::text[], ${records.map((r) => r.result)}::text[],
@@ -105,7 +105,7 @@ export class WorkQueueRepository {
    */
   async fail(failures: AttemptFailure[], maxAttempts: number): Promise<Map<string, FailureOutcome>> {
     // Rows are locked in key order, as claims lock them: a redelivery's claim and this cannot deadlock.
-    const rows = await withConflictRetries(() => this.prisma.$queryRaw<{ message_id: string; status: 'failed' | 'dead' }[]>`
+    const rows = await withConflictRetries(() => this.prisma.driverQuery<{ message_id: string; status: 'failed' | 'dead' }>`
       WITH f AS (
         SELECT * FROM unnest(${failures.map((f) => f.key)}::text[], ${failures.map((f) => f.leaseToken)}::uuid[],
           ${failures.map((f) => f.error)}::text[], ${failures.map((f) => f.delayMs)}::int[]) AS f(message_id, token, error, delay_ms)
@@ -115,7 +115,7 @@ export class WorkQueueRepository {
         FOR UPDATE OF m
       )
       UPDATE messages AS m SET
-        status = (CASE WHEN m.attempts >= ${maxAttempts} THEN 'dead' ELSE 'failed' END)::message_status,
+        status = (CASE WHEN m.attempts >= ${maxAttempts}::int THEN 'dead' ELSE 'failed' END)::message_status,
         due_at = now() + o.delay_ms * interval '1 millisecond',
         last_error = o.error, lease_token = NULL, leased_by = NULL
       FROM owned o
@@ -131,13 +131,13 @@ export class WorkQueueRepository {
    * heartbeat). Returns the tokens still held; a missing one lost its lease.
    */
   async renew(tokens: string[], leaseSeconds: number): Promise<Set<string>> {
-    const rows = await withConflictRetries(() => this.prisma.$queryRaw<{ token: string }[]>`
+    const rows = await withConflictRetries(() => this.prisma.driverQuery<{ token: string }>`
       WITH owned AS (
         SELECT m.message_id FROM messages m WHERE m.lease_token = ANY(${tokens}::uuid[])
         ORDER BY m.message_id
         FOR UPDATE
       )
-      UPDATE messages AS m SET due_at = now() + ${leaseSeconds} * interval '1 second'
+      UPDATE messages AS m SET due_at = now() + ${leaseSeconds}::int * interval '1 second'
       FROM owned o WHERE m.message_id = o.message_id
       RETURNING m.lease_token::text AS token`);
     return new Set(rows.map((r) => r.token));
