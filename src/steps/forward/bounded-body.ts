@@ -1,24 +1,22 @@
-/** The most of a downstream's answer the forward step reads; the rest is cancelled, not downloaded. */
+import type { Readable } from 'node:stream';
+
+/** The most of a downstream's answer the forward step reads; the rest is not downloaded. */
 export const MAX_ANSWER_BYTES = 64 * 1024;
 
 /**
- * Reads at most `limit` bytes of a response body, then cancels the stream, so a downstream that
+ * Reads at most `limit` bytes of a response body, then destroys the stream, so a downstream that
  * answers with an endless or huge body costs neither memory nor time. A body read to its end
- * leaves the keep-alive connection reusable; a cancelled one closes it, which is the right
+ * leaves the keep-alive connection reusable; a destroyed one closes it, which is the right
  * price for a misbehaving downstream.
  */
-export async function readBounded(response: Response, limit = MAX_ANSWER_BYTES): Promise<{ text: string; truncated: boolean }> {
-  if (response.body === null) return { text: '', truncated: false };
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+export async function readBounded(body: Readable, limit = MAX_ANSWER_BYTES): Promise<{ text: string; truncated: boolean }> {
+  const chunks: Buffer[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    size += chunk.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => undefined);
+      body.destroy();
       return { text: Buffer.concat(chunks).subarray(0, limit).toString('utf8'), truncated: true };
     }
   }
