@@ -1,6 +1,7 @@
 // What bench/scoreboard.mjs prints at the end: the machine and code it ran on, and the markdown
 // tables of issue 11 (throughput and p99 against bare-pg, backlog, batch, WAL cost per event).
 import { execFileSync } from 'node:child_process';
+import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { aggregate } from './compare.mjs';
@@ -27,12 +28,15 @@ export function commandLine(argv = process.argv) {
   return ['node', path.relative(process.cwd(), argv[1]) || argv[1], ...argv.slice(2)].map(q).join(' ');
 }
 
+/** When dist/main.js was built (ISO time), to notice a rebuild during the run. */
+export const distBuiltAt = () => statSync(`${ROOT}dist/main.js`, { throwIfNoEntry: false })?.mtime.toISOString() ?? null;
+
 /** Machine, software and code facts for the header line (and the JSON file). */
 export async function facts(adminUrl) {
   const cpus = os.cpus();
   const pgVersion = await withClient(adminUrl, async (c) => (await c.query('SHOW server_version')).rows[0].server_version);
   return {
-    date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), commit: gitCommit(), command: commandLine(),
+    date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), commit: gitCommit(), command: commandLine(), distBuiltAt: distBuiltAt(),
     cpus: cpus.length, cpuModel: cpus[0]?.model?.trim(), memGiB: Math.round(os.totalmem() / 2 ** 30 * 10) / 10,
     node: process.version, postgres: pgVersion, loadavg: os.loadavg().map((v) => Math.round(v * 100) / 100),
   };
@@ -87,10 +91,13 @@ export function markdown(r) {
   out.push('', r.failures.length ? `**${r.failures.length} check(s) FAILED**: ${r.failures.map((s) => s.split('\n')[0]).join('; ')}` : 'Every check PASS.');
   if (r.wal) {
     const [ack, fwd] = r.wal, tables = Object.keys(fwd.rowVersionsPerEvent);
-    out.push('', row([`configuration (${n(o.walEvents)} events)`, 'WAL bytes/event', ...tables.map((t) => `\`${t}\` row versions/event`), 'ratio to ack only']),
-      `|---|---:|${tables.map(() => '---:|').join('')}---:|`);
-    for (const w of r.wal) out.push(row([w.label, n(w.walBytesPerEvent), ...tables.map((t) => n(w.rowVersionsPerEvent[t] ?? 0, 2)), x(w.walBytesPerEvent, ack.walBytesPerEvent, w === fwd)]));
-    out.push('', 'WAL from `pg_current_wal_lsn()` (cluster-wide: anything else writing to this PostgreSQL counts too).');
+    out.push('', row([`configuration (${n(o.walEvents)} events)`, 'WAL bytes/event', ...tables.map((t) => `\`${t}\` row versions/event`), 'ratio to ack only', 'full-page images/event']),
+      `|---|---:|${tables.map(() => '---:|').join('')}---:|---:|`);
+    for (const w of r.wal) {
+      out.push(row([w.label, n(w.walBytesPerEvent), ...tables.map((t) => n(w.rowVersionsPerEvent[t] ?? 0, 2)), x(w.walBytesPerEvent, ack.walBytesPerEvent, w === fwd), n(w.fullPageImagesPerEvent, 2)]));
+    }
+    out.push('', 'WAL from `pg_current_wal_lsn()`, full-page images from `pg_stat_wal`: both cluster-wide, so anything else writing to this PostgreSQL counts too; ' +
+      'full-page images well above 0 per event mean something else wrote meanwhile (a checkpoint began, a database was created): measure again.');
   }
   return out.join('\n');
 }

@@ -74,12 +74,20 @@ export async function settle(s, endedAt, timeoutMs) {
   let left = first.n;
   while (left > 0) {
     if (nowMs() - ended > timeoutMs) return { ...out, drainedAfterS: null, leftAfterTimeout: left };
-    if (s.proc.exit) throw new Error(`${s.name} exited ${JSON.stringify(s.proc.exit)}:\n${s.proc.tail.slice(-5).join('\n')}`);
+    if (s.proc.exit) throw new Error(exitReason(s));
     await sleep(100);
     left = (await backlogQuery(s, endedAt)).n;
     out.drainedAfterS = round((nowMs() - ended) / 1000, 2);
   }
   return out;
+}
+
+/** Why a service is gone, for the error message: its exit and last log lines. */
+export function exitReason(s) {
+  const signalled = s.proc.tail.some((l) => /SIG(TERM|INT) received/.test(l));
+  return `${s.name} (pid ${s.proc.pid}) exited ${JSON.stringify(s.proc.exit)} mid-run` +
+    (signalled ? ': it was sent a signal from outside this script (something else stops `node dist/main.js` processes?)' : '') +
+    `; last lines:\n${s.proc.tail.slice(-5).join('\n')}`;
 }
 
 /**

@@ -3,7 +3,7 @@
 // forward, acks-only; each from dist/ on its own scratch database) against the bare-pg reference,
 // workloads unique and storm with the backlog each run leaves, the 1,000-update batch, and the WAL
 // cost per event. Prints a markdown table ready to paste into bench/README.md.
-//   node bench/scoreboard.mjs [--duration 20] [--rounds 2] [--connections 32] [--bare-pg URL] [--db URL] [--skip wal,batch] [--json]
+//   node bench/scoreboard.mjs [--duration 20] [--rounds 2] [--connections 32] [--bare-pg URL] [--db URL] [--skip wal,batch] [--drain-timeout 120] [--json]
 // Needs the bare-pg reference running (see bench/README.md); starts and stops everything else.
 import { parseOptions } from './options.mjs';
 import { parseArgs, runWorkload } from './run.mjs';
@@ -12,8 +12,8 @@ import { printRuns, runRounds } from './compare.mjs';
 import { staleDist, stopEverything } from './procs.mjs';
 import { writeResults } from './report.mjs';
 import { measureWalCost } from './wal-cost.mjs';
-import { deadCount, forwardCheck, settle, startServices, stopServices } from './scoreboard-services.mjs';
-import { facts, markdown } from './scoreboard-report.mjs';
+import { deadCount, exitReason, forwardCheck, settle, startServices, stopServices } from './scoreboard-services.mjs';
+import { distBuiltAt, facts, markdown } from './scoreboard-report.mjs';
 
 const DEFAULTS = { duration: '20', rounds: '2', connections: '32', 'bare-pg': 'http://127.0.0.1:3102', 'drain-timeout': '120',
   db: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres', skip: '' };
@@ -46,11 +46,12 @@ async function measureTargets(o, services, bare) {
     log(`warm-up: unique @ ${t.name}, ${Math.min(WARMUP_S, o.duration)} s (not reported)`);
     const w = await runWorkload(t.url, 'unique', { ...o.load, duration: Math.min(WARMUP_S, o.duration) }, t.info);
     if (!w.stats.check.pass) failures.push(`warm-up of ${t.name}: ${w.stats.check.detail}`);
-    if (t.drains) await settle(t, new Date(), o['drain-timeout'] * 1000);
+    const b = t.drains && await settle(t, new Date(), o['drain-timeout'] * 1000);
+    if (b && b.drainedAfterS === null) failures.push(`warm-up of ${t.name}: ${b.leftAfterTimeout} events still unprocessed ${o['drain-timeout']} s after it`);
   }
   const after = async (t, res) => {
     const endedAt = new Date();
-    if (t.proc?.exit) throw new Error(`${t.name} exited ${JSON.stringify(t.proc.exit)} mid-run:\n${t.proc.tail.slice(-5).join('\n')}`);
+    if (t.proc?.exit) throw new Error(exitReason(t));
     if (!t.drains) return;
     res.backlog = await settle(t, endedAt, o['drain-timeout'] * 1000);
     const b = res.backlog;
@@ -117,6 +118,8 @@ async function main(argv) {
     }
   }
 
+  // Services started from a later build (the WAL measurement's) would not measure the same code.
+  if (distBuiltAt() !== r.facts.distBuiltAt) r.failures.push('dist/main.js was rebuilt during this run: the figures mix two builds; run again');
   printRuns(r.results, measured.targets, WORKLOADS, o.rounds, o.duration);
   for (const x of r.results.filter((y) => y.backlog)) {
     const b = x.backlog;
@@ -139,7 +142,7 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
     if (stopping) process.exit(130);
     stopping = true;
     log(`${sig}: stopping everything this run started (again to exit at once)`);
-    stopEverything().finally(() => process.exit(130));
+    stopEverything().finally(() => process.exit(sig === 'SIGINT' ? 130 : 143));
   });
 }
 

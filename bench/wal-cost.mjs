@@ -25,8 +25,10 @@ const post = (agent, port, body) => new Promise((resolve, reject) => {
 
 const snapshot = (url) => withClient(url, async (c) => {
   const [{ lsn }] = (await c.query('SELECT pg_current_wal_lsn()::text AS lsn')).rows;
+  // Full-page images (cluster-wide): many of them mean a checkpoint began during the measurement.
+  const [{ fpi }] = (await c.query('SELECT wal_fpi::float8 AS fpi FROM pg_stat_wal')).rows;
   const tables = (await c.query("SELECT relname, n_tup_ins + n_tup_upd + n_tup_del AS versions, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE relname IN ('messages','message_steps','deliveries')")).rows;
-  return { lsn, tables: Object.fromEntries(tables.map((t) => [t.relname, { versions: Number(t.versions), hot: Number(t.hot) }])) };
+  return { lsn, fpi, tables: Object.fromEntries(tables.map((t) => [t.relname, { versions: Number(t.versions), hot: Number(t.hot) }])) };
 });
 
 async function measure(o, label, env, processed) {
@@ -63,7 +65,7 @@ async function measure(o, label, env, processed) {
     const after = await snapshot(db.url);
     const walBytes = await withClient(db.url, async (c) => Number((await c.query('SELECT pg_wal_lsn_diff($1, $2) AS d', [after.lsn, before.lsn])).rows[0].d));
     const versions = Object.fromEntries(Object.keys(after.tables).map((t) => [t, (after.tables[t].versions - (before.tables[t]?.versions ?? 0)) / EVENTS]));
-    return { label, walBytesPerEvent: round(walBytes / EVENTS, 0), rowVersionsPerEvent: versions };
+    return { label, walBytesPerEvent: round(walBytes / EVENTS, 0), rowVersionsPerEvent: versions, fullPageImagesPerEvent: round((after.fpi - before.fpi) / EVENTS, 3) };
   } finally {
     agent.destroy();
     await stopNode(service);
@@ -75,7 +77,7 @@ async function measure(o, label, env, processed) {
 /**
  * The measurement: ack only, then ack + forward, each on its own scratch database next to the
  * one `db` (an admin URL) names. `drainTimeoutMs` (default: none) bounds the wait for processing.
- * Returns [{ label, walBytesPerEvent, rowVersionsPerEvent: { table: n } }] in that order.
+ * Returns [{ label, walBytesPerEvent, rowVersionsPerEvent: { table: n }, fullPageImagesPerEvent }] in that order.
  */
 export async function measureWalCost({ events = 10000, connections = 32, db, drainTimeoutMs } = {}) {
   const o = { events, connections, db, drainTimeoutMs };
