@@ -17,7 +17,7 @@ export class ProcessingSettings extends TrustSettings {
   @IsInt({ message: 'WORKER_CONCURRENCY must be an integer' })
   @Min(1)
   @Max(1000)
-  WORKER_CONCURRENCY = 16;
+  WORKER_CONCURRENCY = 64;
 
   /** The standalone worker (`npm run start:worker`) serves GET /metrics on this port when set. */
   @Transform(emptyToUndefined)

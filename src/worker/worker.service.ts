@@ -21,7 +21,9 @@ interface InFlight {
 /**
  * The processing loop of one process: leases due events while it has free slots
  * (WORKER_CONCURRENCY), hands each to the EventProcessor, and sleeps until a notification,
- * a freed slot or the poll interval. Every attempt's lease is renewed while it runs
+ * a freed slot or the poll interval. While a backlog waits, slots are refilled a quarter of
+ * WORKER_CONCURRENCY at a time rather than one by one as attempts finish: one lease statement
+ * per event was most of the worker's database round trips (bench/README.md). Every attempt's lease is renewed while it runs
  * (LeaseKeeper); an attempt that runs past ATTEMPT_TIMEOUT_SECONDS is aborted and gives up its
  * slot at once, even if its step ignores the abort. On shutdown it stops leasing, lets
  * in-flight events finish within SHUTDOWN_TIMEOUT_MS and releases the rest.
@@ -37,6 +39,8 @@ export class WorkerService implements OnApplicationBootstrap, BeforeApplicationS
   private running = false;
   private loop: Promise<void> | null = null;
   private moreMayBeDue = true;
+  /** The last lease filled every free slot: a backlog is waiting, so slots are refilled in batches. */
+  private backlogged = false;
   /** Counts notifications, so one that arrives while a lease query runs is not lost. */
   private notifications = 0;
   private wakeUp: (() => void) | null = null;
@@ -88,9 +92,11 @@ export class WorkerService implements OnApplicationBootstrap, BeforeApplicationS
   private async run(): Promise<void> {
     let failures = 0;
     let nextPollAt = 0;
+    const refillAt = Math.max(1, Math.floor(this.config.WORKER_CONCURRENCY / 4));
     while (this.running) {
       const free = this.config.WORKER_CONCURRENCY - this.inFlight.size;
-      if (free > 0 && (this.moreMayBeDue || Date.now() >= nextPollAt)) {
+      const canLease = free >= (this.backlogged ? refillAt : 1);
+      if (canLease && (this.moreMayBeDue || Date.now() >= nextPollAt)) {
         try {
           nextPollAt = Date.now() + this.config.WORKER_POLL_MS;
           const seen = this.notifications;
@@ -104,16 +110,18 @@ export class WorkerService implements OnApplicationBootstrap, BeforeApplicationS
           }
           leased.forEach((lease) => this.begin(lease));
           // A full batch means more may be waiting; a short one that nothing is due until woken.
-          this.moreMayBeDue = leased.length + dead.length === free || this.notifications !== seen;
+          this.backlogged = leased.length + dead.length === free;
+          this.moreMayBeDue = this.backlogged || this.notifications !== seen;
           if (this.moreMayBeDue) continue;
         } catch (error) {
+          this.backlogged = false;
           const delay = Math.min(30_000, this.config.WORKER_POLL_MS * 2 ** failures++);
           nextPollAt = Date.now() + delay;
           this.logger.warn(`leasing events failed (${(error as Error).message}); retrying in ${delay} ms`);
         }
       }
-      // Saturated: wait for a slot to free. Otherwise: for a notification or the next poll.
-      await this.sleepUntilWoken(free > 0 ? Math.max(0, nextPollAt - Date.now()) : undefined);
+      // Saturated (or a backlog waits for a batch of slots): wait for a slot to free. Otherwise: for a notification or the next poll.
+      await this.sleepUntilWoken(canLease ? Math.max(0, nextPollAt - Date.now()) : undefined);
     }
   }
 
