@@ -5,6 +5,9 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database.
 import { expectEveryEventOnce } from './invariants.js';
 import { mixedDeliveries, sendLikeMeta } from './meta-sender.js';
 
+/** The killed process's WORKER_CONCURRENCY: the most forwards it can have made but not recorded, so the most that may repeat. */
+const IN_FLIGHT = 16;
+
 /** Chaos 3 and 4: the standalone worker killed mid-forward; a downstream that fails, then recovers. */
 let db: TestDatabase;
 let downstream: Downstream;
@@ -22,7 +25,7 @@ async function setUp(reply: (n: number, key: string) => Reply, workerEnv: Record
   const service = await startServiceProcess({ DATABASE_URL: db.url, WORKER_ENABLED: 'false' });
   processes.push(service);
   const startWorker = async () => {
-    const worker = await startServiceProcess({ DATABASE_URL: db.url, FORWARD_URL: downstream.url, LEASE_SECONDS: '2', ...workerEnv }, { worker: true });
+    const worker = await startServiceProcess({ DATABASE_URL: db.url, FORWARD_URL: downstream.url, LEASE_SECONDS: '2', WORKER_CONCURRENCY: String(IN_FLIGHT), ...workerEnv }, { worker: true });
     processes.push(worker);
     return worker;
   };
@@ -40,7 +43,7 @@ describe('chaos: the standalone worker', () => {
     await startWorker();
 
     const outcome = await expectEveryEventOnce(db, downstream, sent);
-    expect(outcome.repeated).toBeLessThanOrEqual(16); // at most the killed worker's in-flight forwards
+    expect(outcome.repeated).toBeLessThanOrEqual(IN_FLIGHT); // at most the killed worker's in-flight forwards
     console.info(`chaos kill -9 of the worker: ${outcome.stored} events, ${outcome.repeated} forward(s) repeated after the kill`);
   }, 120_000);
 });
