@@ -57,7 +57,9 @@ export class WebhookIngress implements OnApplicationBootstrap, OnApplicationShut
     if (urlSource === undefined) return void this.express!(req, res);
     const started = performance.now();
     const reqId = requestId(req, res);
-    void this.logger.runInContext(() => this.receive(req, res, urlSource, reqId, started), { bindings: { reqId } });
+    this.logger
+      .runInContext(() => this.receive(req, res, urlSource, reqId, started), { bindings: { reqId } })
+      .catch((error: unknown) => this.logger.error({ err: error }, 'a webhook delivery could not be answered')); // never an unhandled rejection
   };
 
   private async receive(req: IncomingMessage, res: ServerResponse, urlSource: string, reqId: string, started: number): Promise<void> {
@@ -70,7 +72,7 @@ export class WebhookIngress implements OnApplicationBootstrap, OnApplicationShut
       status = answer(res, 200, ack);
     } catch (error) {
       if (!(error instanceof DomainError)) {
-        if (res.destroyed) return; // the caller hung up while the body was read: no one to answer
+        if (req.destroyed || res.destroyed) return; // the caller hung up while the body was read: no one to answer
         this.logger.error({ err: error }, 'a webhook delivery failed unexpectedly');
         failure = error;
         status = answer(res, 500, INTERNAL_ERROR);
