@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { fixture, metaText, uniqueId } from './support/payloads.js';
 import { signedForEverySource } from './support/signing.js';
 import { postWebhook, startTestApp, useServiceWithDatabase } from './support/test-app.js';
@@ -184,6 +185,23 @@ describe('POST /webhook', () => {
     expect(res.headers.get('x-request-id')).toBe('req-7');
     expect(res.headers.get('etag')).toBeNull();
     expect(((await res.json()) as { accepted: number }).accepted).toBe(1);
+  });
+
+  it('stores nothing from an upload the caller abandons, and goes on answering', async () => {
+    const before = await countRows();
+    const { port } = new URL(ctx.service.baseUrl);
+    const body = JSON.stringify(metaText(uniqueId(), 'never finished'));
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write(`POST /webhook HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length + 100}\r\n\r\n${body}`);
+        setImmediate(() => socket.destroy());
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+    const next = await postWebhook(ctx.service.baseUrl, metaText(uniqueId(), 'after the abandoned one'));
+    expect(next).toMatchObject({ status: 200, body: { accepted: 1 } });
+    expect(await countRows()).toBe(before + 1);
   });
 
   it('leaves other methods and paths to the application router', async () => {
