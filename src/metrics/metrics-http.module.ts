@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { MetricsController } from './metrics.controller.js';
-import { WebhookTrafficObserver } from './webhook-traffic.observer.js';
 
 /**
- * GET /metrics and the webhook traffic metrics: HTTP application only (AppModule). Relies on
- * the global MetricsModule, which WorkerAppModule imports.
+ * GET /metrics: HTTP application only (AppModule). Relies on the global MetricsModule, which
+ * WorkerAppModule imports. Webhook traffic is counted where every delivery is answered, in
+ * WebhookIngress.
  */
-@Module({ controllers: [MetricsController], providers: [WebhookTrafficObserver] })
+@Module({ controllers: [MetricsController] })
 export class MetricsHttpModule {}

@@ -6,7 +6,8 @@ import { DomainError } from '../common/domain-errors.js';
 import { httpAnswerOf } from '../common/http-answer.js';
 import { AppConfig } from '../config/app-config.js';
 import { requestId, requestLogLevel } from '../logging/logger-options.js';
-import { webhookPostSource } from '../metrics/webhook-traffic.js';
+import { MetricsService } from '../metrics/metrics.service.js';
+import { deliveryOutcome, providerLabel, webhookPostSource } from '../metrics/webhook-traffic.js';
 import { readWebhookBody } from './webhook-body.js';
 import { WebhooksService } from './webhooks.service.js';
 
@@ -19,8 +20,9 @@ const INTERNAL_ERROR = { statusCode: 500, message: 'Internal server error' };
  * pino-http and Nest's pipeline cost as much CPU as storing the events (see bench/README.md);
  * here a delivery costs one body read, one JSON parse and one answer. What those layers did is
  * done here the same way: the X-Request-Id, request-bound log lines, the request-completed line
- * (for failures; successes at debug), domain errors answered through httpAnswerOf. The routes
- * are documented in the OpenAPI document by webhooks.openapi.ts.
+ * (for failures; successes at debug), domain errors answered through httpAnswerOf. Every webhook
+ * POST, refused or not, is answered here, so it is also counted and timed here. The routes are
+ * documented in the OpenAPI document by webhooks.openapi.ts.
  */
 @Injectable()
 export class WebhookIngress implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -31,6 +33,7 @@ export class WebhookIngress implements OnApplicationBootstrap, OnApplicationShut
     private readonly adapterHost: HttpAdapterHost,
     private readonly webhooks: WebhooksService,
     private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
     @InjectPinoLogger(WebhookIngress.name) private readonly logger: PinoLogger,
   ) {}
 
@@ -63,11 +66,16 @@ export class WebhookIngress implements OnApplicationBootstrap, OnApplicationShut
   };
 
   private async receive(req: IncomingMessage, res: ServerResponse, urlSource: string, reqId: string, started: number): Promise<void> {
+    let body: unknown; // once parsed: POST /webhook is counted under the source its shape names
+    res.once('close', () => {
+      const seconds = (performance.now() - started) / 1000;
+      this.metrics.webhookDelivery(providerLabel(urlSource, body), deliveryOutcome(res.statusCode, res.writableFinished), seconds);
+    });
     let status: number;
     let failure: unknown;
     try {
-      const { rawBody, body } = await readWebhookBody(req, this.config.WEBHOOK_BODY_LIMIT);
-      (req as { body?: unknown }).body = body; // the traffic observer labels the delivery by its shape
+      const { rawBody, body: parsed } = await readWebhookBody(req, this.config.WEBHOOK_BODY_LIMIT);
+      body = parsed;
       const ack = await this.webhooks.receive({ body, rawBody, header: (name) => headerValue(req, name) }, urlSource || undefined);
       status = answer(res, 200, ack);
     } catch (error) {
