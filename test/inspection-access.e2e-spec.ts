@@ -46,10 +46,15 @@ describe('the OpenAPI document', () => {
         expect({ route: `${method} ${path}`, ...documented }).toEqual({ route: `${method} ${path}`, summary: true, success: true });
       }
     }
-    expect(doc.paths['/webhook/{source}'].post.parameters[0]).toMatchObject({ name: 'source', schema: { enum: ['meta', 'wasender', 'generic'] } });
+    expect(doc.paths['/webhook/{source}'].post.parameters[0]).toMatchObject({
+      name: 'source', schema: { enum: ['meta', 'wasender', 'generic', 'twilio', '360dialog', 'waha', 'evolution'] },
+    });
+    expect(Object.keys(doc.paths['/webhook/{source}'].post.requestBody.content)).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+    expect(Object.keys(doc.paths['/webhook/{source}'].post.responses['200'].content)).toEqual(['application/json', 'text/xml']);
+    expect(doc.paths['/webhook/evolution/{event}'].post.parameters[0]).toMatchObject({ name: 'event', in: 'path' });
     expect(Object.keys(doc.paths['/webhook/{source}'].post.responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '415', '503']);
     // The webhook routes are described outside Nest's router (WebhookIngress): their schemas must resolve.
-    for (const path of ['/webhook', '/webhook/{source}']) {
+    for (const path of ['/webhook', '/webhook/{source}', '/webhook/evolution/{event}']) {
       const refs = Object.values(doc.paths[path].post.responses as Record<string, { content: { 'application/json': { schema: { $ref: string } } } }>)
         .map((r) => r.content['application/json'].schema.$ref.replace('#/components/schemas/', ''));
       expect(refs.every((name) => doc.components.schemas[name] !== undefined)).toBe(true);
@@ -59,7 +64,7 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/deliveries/{wamid}'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['provider', 'wamid']);
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.paths['/messages'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(
-      ['cursor', 'from', 'kind', 'limit', 'provider', 'since', 'status', 'type', 'until'],
+      ['cursor', 'from', 'kind', 'limit', 'provider', 'since', 'status', 'tenant', 'type', 'until'],
     );
   });
 

@@ -1,28 +1,28 @@
 import { Transform } from 'class-transformer';
-import { ArrayNotEmpty, IsIn, IsInt, Matches, Max, Min, MinLength, ValidateBy } from 'class-validator';
+import { ArrayNotEmpty, IsIn, IsInt, Max, Min, MinLength } from 'class-validator';
 import { PROVIDER_NAMES, type ProviderName } from '../events/normalized-event.js';
 import { eachItem, toInt, toList } from './config-transforms.js';
-import { IngestSettings } from './ingest-settings.js';
+import { SourceSettings } from './source-settings.js';
 
-/** `whsec_` + base64, as Standard Webhooks libraries write secrets. */
-export const WHSEC_PATTERN = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
+export { keyBytes, MIN_KEY_BYTES, WHSEC_PATTERN } from './source-settings.js';
 
-/** The shortest HMAC key a `whsec_` secret may decode to. */
-export const MIN_KEY_BYTES = 16;
-
-/** How many bytes the HMAC key of a `whsec_` secret has. */
-export const keyBytes = (secret: string) => Buffer.from(secret.replace(/^whsec_/, ''), 'base64').length;
+/**
+ * The sources taken when WEBHOOK_PROVIDERS is unset: the ones this service had before Twilio,
+ * 360dialog, WAHA and Evolution API, so that an upgrade opens no new URL (and, in production,
+ * asks for no new credential). Every other source is enabled by naming it.
+ */
+export const DEFAULT_PROVIDERS: readonly ProviderName[] = ['meta', 'wasender', 'generic'];
 
 /**
  * Who may reach the inbox and the operator API (part of AppConfig). Every secret is a list
  * (comma separated): during a rotation the old and the new value are both accepted.
  */
-export class TrustSettings extends IngestSettings {
+export class TrustSettings extends SourceSettings {
   /** The webhook sources this service takes deliveries from; a shape of any other is refused. */
   @Transform(toList)
   @ArrayNotEmpty({ message: `WEBHOOK_PROVIDERS must name at least one of ${PROVIDER_NAMES.join(', ')}` })
   @IsIn(PROVIDER_NAMES, eachItem(`WEBHOOK_PROVIDERS must list only ${PROVIDER_NAMES.join(', ')}`))
-  WEBHOOK_PROVIDERS: ProviderName[] = [...PROVIDER_NAMES];
+  WEBHOOK_PROVIDERS: ProviderName[] = [...DEFAULT_PROVIDERS];
 
   /**
    * Sources that may run without a credential when NODE_ENV=production (their deliveries are
@@ -36,25 +36,6 @@ export class TrustSettings extends IngestSettings {
   @Transform(toList)
   @MinLength(1, eachItem('WHATSAPP_VERIFY_TOKEN must not be empty'))
   WHATSAPP_VERIFY_TOKEN: string[] = [];
-
-  /** Meta app secrets: deliveries must carry X-Hub-Signature-256 made with one of them. */
-  @Transform(toList)
-  @MinLength(8, eachItem('WHATSAPP_APP_SECRET is too short to be a Meta app secret'))
-  WHATSAPP_APP_SECRET: string[] = [];
-
-  /** WASenderApi webhook secrets: deliveries must carry one of them in X-Webhook-Signature. */
-  @Transform(toList)
-  @MinLength(8, eachItem('WASENDER_WEBHOOK_SECRET must be at least 8 characters'))
-  WASENDER_WEBHOOK_SECRET: string[] = [];
-
-  /** Standard Webhooks secrets (`whsec_…`) the generic source's deliveries must be signed with. */
-  @Transform(toList)
-  @Matches(WHSEC_PATTERN, eachItem('GENERIC_WEBHOOK_SECRET must be whsec_ followed by base64, as Standard Webhooks secrets are'))
-  @ValidateBy(
-    { name: 'isLongEnoughKey', validator: { validate: (secret: unknown) => typeof secret === 'string' && keyBytes(secret) >= MIN_KEY_BYTES } },
-    eachItem(`GENERIC_WEBHOOK_SECRET must hold at least ${MIN_KEY_BYTES} bytes after whsec_ (Standard Webhooks recommends 24 to 64)`),
-  )
-  GENERIC_WEBHOOK_SECRET: string[] = [];
 
   /** How far a signed webhook-timestamp may be from this server's clock, either way. */
   @Transform(toInt)

@@ -13,6 +13,8 @@ export function toClaimRow(event: NormalizedEvent): ClaimRow {
     kind: event.kind,
     type: event.type,
     sender: event.sender,
+    userId: event.userId,
+    tenant: event.tenant,
     providerTimestamp: event.providerTimestamp,
     fromMe: event.fromMe,
     authenticated: event.authenticated,

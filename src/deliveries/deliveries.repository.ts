@@ -70,6 +70,12 @@ export class DeliveriesRepository {
 
   /** The records of one message id: one per source that reported a status for it (usually one). */
   findAll(wamid: string, provider?: ProviderName): Promise<DeliveryRecord[]> {
-    return this.prisma.delivery.findMany({ where: { wamid, provider }, orderBy: { provider: 'asc' } });
+    // Raw SQL: the provider enum's value 360dialog is not an identifier, so Prisma's client names it otherwise.
+    return this.prisma.$queryRaw<DeliveryRecord[]>`
+      SELECT wamid, provider::text AS provider, recipient, status::text AS status, error, sent_at AS "sentAt",
+        delivered_at AS "deliveredAt", read_at AS "readAt", played_at AS "playedAt", failed_at AS "failedAt",
+        created_at AS "createdAt", updated_at AS "updatedAt"
+      FROM deliveries WHERE wamid = ${wamid} AND (${provider ?? null}::text IS NULL OR provider::text = ${provider ?? null}::text)
+      ORDER BY provider`;
   }
 }

@@ -1,12 +1,17 @@
 import { deliveryUpdateOf, MAX_ERROR_LENGTH } from './delivery-update.js';
-import { detectProvider } from './detect-provider.js';
+import { detectProvider, type ShapeName } from './detect-provider.js';
+import { parseEvolutionBody } from './evolution.parser.js';
 import { parseGenericBody } from './generic.parser.js';
 import { parseMetaBody } from './meta.parser.js';
+import type { NormalizedEvent } from './normalized-event.js';
 import type { JsonObject } from './payload-values.js';
+import { parseWahaBody } from './waha.parser.js';
 import { parseWasenderBody } from './wasender.parser.js';
 
 /** The first event the real parsers make of a body: the spec checks the mapping on their output. */
-const PARSERS = { meta: parseMetaBody, wasender: parseWasenderBody, generic: parseGenericBody };
+const PARSERS: Record<ShapeName, (body: JsonObject) => NormalizedEvent[]> = {
+  meta: parseMetaBody, wasender: parseWasenderBody, generic: parseGenericBody, waha: parseWahaBody, evolution: parseEvolutionBody,
+};
 const updateOf = (body: JsonObject) => deliveryUpdateOf(PARSERS[detectProvider(body)](body)[0]!);
 
 const metaChange = (field: string, value: unknown) => ({ object: 'whatsapp_business_account', entry: [{ id: 'W', changes: [{ field, value }] }] });

@@ -19,6 +19,14 @@ describe('detectProvider', () => {
     expect(detectProvider({ event: 'chats.upsert', data: [] })).toBe('wasender');
   });
 
+  it('recognises WAHA by its session and payload, Evolution API by its instance and data', () => {
+    expect(detectProvider({ event: 'message', session: 'default', payload: { id: 'x' } })).toBe('waha');
+    expect(detectProvider({ event: 'messages.upsert', instance: 'sales', data: { key: {} } })).toBe('evolution');
+    expect(detectProvider({ event: 'MESSAGES_SET', instance: 'sales', data: [] })).toBe('evolution');
+    expect(detectProvider({ event: 'message', session: 'default', payload: 'text' })).toBe('generic');
+    expect(detectProvider({ event: 'messages.upsert', instance: 7, data: {} })).toBe('wasender');
+  });
+
   it('takes everything else as generic', () => {
     expect(detectProvider({ event: 'message.received', id: 'msg_1' })).toBe('generic');
     expect(detectProvider({ event: 'x', data: 'text' })).toBe('generic');

@@ -18,6 +18,8 @@ describe('parseGenericBody', () => {
         kind: 'message',
         type: 'text',
         sender: '16505551234',
+        userId: null,
+        tenant: null,
         providerTimestamp: new Date(1750031000 * 1000),
         fromMe: false,
         authenticated: false,

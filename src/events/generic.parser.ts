@@ -1,9 +1,10 @@
 import { buildContentKey, buildKey } from './idempotency-key.js';
 import { createEvent, type EventKind, type NormalizedEvent } from './normalized-event.js';
 import { readString, readText, readTimestamp, type JsonObject } from './payload-values.js';
+import { ladderStatus, type StatusFacts } from './status-ladder.js';
 
 /**
- * Flat bodies from gateways and tests: `{ event, id, timestamp, from, type, text }`.
+ * Flat bodies from gateways and tests: `{ event, id, timestamp, from, type, text, tenant }`.
  * One body is one event, or none when nothing in it can identify the event. `deliveryId` is
  * the verified Standard Webhooks `webhook-id`, stable across the sender's retries: it keys
  * an event whose body has no id of its own.
@@ -20,6 +21,7 @@ export function parseGenericBody(body: JsonObject, deliveryId?: string): Normali
       kind,
       type: readString(body.type) ?? eventName ?? 'unknown',
       sender: readText(body.from),
+      tenant: readText(body.tenant),
       providerTimestamp: readTimestamp(body.timestamp),
       fromMe: body.fromMe === true,
       raw: body,
@@ -44,4 +46,13 @@ function genericKey(body: JsonObject, kind: EventKind, deliveryId: string | unde
   // merge into one, and a sender without a timestamp keeps a single key forever. It
   // only applies to bodies that give no id at all; kind keeps messages and statuses apart.
   return buildContentKey('generic', 'hash', { kind, from, timestamp });
+}
+
+/** The flat body is kept whole: its id names the message, its status the step (type is the body's type or event name). */
+export function readGenericStatus({ raw }: NormalizedEvent): StatusFacts {
+  return {
+    messageId: readText(raw.id) ?? readText(raw.messageId),
+    status: ladderStatus(readText(raw.status)?.toLowerCase() ?? null),
+    error: null,
+  };
 }

@@ -22,6 +22,20 @@ describe('buildKey', () => {
   });
 });
 
+describe('buildKey with a scope', () => {
+  it('puts the scope between provider and tag', () => {
+    expect(buildKey('waha', 'msg', ['true_1@c.us_AAA'], 'default')).toBe('waha:default:msg:true_1@c.us_AAA');
+    expect(buildContentKey('waha', 'other', { a: 1 }, 's1')).toBe(`waha:s1:other:${sha256Hex('{"a":1}')}`);
+  });
+
+  it('digests a long scoped key over scope and id, so two scopes never share a digest', () => {
+    const id = 'x'.repeat(MAX_KEY_LENGTH);
+    const a = buildKey('evolution', 'msg', [id], 'one');
+    expect(a).toBe(`evolution:msg:sha256:${sha256Hex(`evolution:one:msg:${id}`)}`);
+    expect(buildKey('evolution', 'msg', [id], 'two')).not.toBe(a);
+  });
+});
+
 describe('canonicalJson', () => {
   it('sorts object keys at every depth and keeps array order', () => {
     const a = { b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } };

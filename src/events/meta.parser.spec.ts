@@ -24,6 +24,8 @@ describe('parseMetaBody', () => {
       kind: 'message',
       type: 'text',
       sender: '16505551234',
+      userId: null,
+      tenant: '1065',
       providerTimestamp: new Date(1750031000 * 1000),
       fromMe: false,
       authenticated: false,
@@ -161,5 +163,34 @@ describe('parseMetaBody', () => {
     expect(events.map((e) => e.key)).toEqual(['meta:msg:wamid.ok']);
     expect(events[0]).toMatchObject({ sender: '5', providerTimestamp: null });
     expect(parseMetaBody({ object: 'whatsapp_business_account' })).toEqual([]);
+  });
+});
+
+describe('parseMetaBody: business-scoped user ids, tenants, 360dialog', () => {
+  const metadata = { display_phone_number: '15550001111', phone_number_id: '106540352242922' };
+  const change = (value: Record<string, unknown>) => metaBody(entry('W', { field: 'messages', value: { metadata, ...value } }));
+
+  it('names the other party by its BSUID when the phone number is withheld, by both when both are sent; the key is the wamid either way', () => {
+    const withheld = { profile: { username: 'ana' }, user_id: 'US.13491208655302741918' };
+    const [onlyId] = parseMetaBody(change({ contacts: [withheld], messages: [{ from_user_id: 'US.13491208655302741918', id: 'wamid.U', type: 'text' }] }));
+    expect(onlyId).toMatchObject({ key: 'meta:msg:wamid.U', sender: 'US.13491208655302741918', userId: 'US.13491208655302741918', tenant: '106540352242922' });
+    expect(onlyId.raw.contact).toEqual(withheld);
+    const [both] = parseMetaBody(change({ messages: [{ from: '16505551234', from_user_id: 'US.1', id: 'wamid.B', type: 'text' }] }));
+    expect(both).toMatchObject({ key: 'meta:msg:wamid.B', sender: '16505551234', userId: 'US.1' });
+  });
+
+  it('reads the recipient of a status the same way', () => {
+    const [event] = parseMetaBody(change({ statuses: [{ id: 'wamid.S', status: 'read', recipient_user_id: 'BR.77', timestamp: '1750030075' }] }));
+    expect(event).toMatchObject({ key: 'meta:status:wamid.S:read', sender: 'BR.77', userId: 'BR.77', tenant: '106540352242922' });
+  });
+
+  it('keys 360dialog deliveries in their own namespace, with the same rules', () => {
+    const body = change({ messages: [{ from: '1', id: 'wamid.D', type: 'text' }], statuses: [{ id: 'wamid.D', status: 'sent', recipient_id: '1' }] });
+    const events = parseMetaBody(body, '360dialog');
+    expect(events.map((e) => [e.key, e.provider, e.tenant])).toEqual([
+      ['360dialog:msg:wamid.D', '360dialog', '106540352242922'],
+      ['360dialog:status:wamid.D:sent', '360dialog', '106540352242922'],
+    ]);
+    expect(parseMetaBody(metaBody(entry('W', { field: 'account_update', value: {} })), '360dialog')[0].key).toMatch(/^360dialog:other:/);
   });
 });

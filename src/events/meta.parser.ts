@@ -3,17 +3,24 @@ import { createEvent, type NormalizedEvent } from './normalized-event.js';
 import {
   arrayOf,
   isJsonObject,
+  objectAt,
   readString,
   readText,
   readTimestamp,
   type JsonObject,
 } from './payload-values.js';
 
+/** The sources that post Meta's Cloud API shape: Meta itself, and 360dialog in its own key namespace. */
+export type MetaShapedProvider = 'meta' | '360dialog';
+
 /** Where one change sits in the body; copied into each event's raw item. */
 interface ChangeContext {
+  provider: MetaShapedProvider;
   field: unknown;
   entryId: unknown;
   value: JsonObject;
+  /** The business number the change is for (metadata.phone_number_id): the tenant. */
+  tenant: string | null;
 }
 
 /**
@@ -21,12 +28,12 @@ interface ChangeContext {
  * or some other notification. One POST may hold up to 1,000 updates, so this is a
  * single pass over the body with no per-item searching.
  */
-export function parseMetaBody(body: JsonObject): NormalizedEvent[] {
+export function parseMetaBody(body: JsonObject, provider: MetaShapedProvider = 'meta'): NormalizedEvent[] {
   const events: NormalizedEvent[] = [];
   for (const entry of arrayOf(body.entry)) {
     if (!isJsonObject(entry)) continue;
     for (const change of arrayOf(entry.changes)) {
-      if (isJsonObject(change)) collectChange(entry, change, events);
+      if (isJsonObject(change)) collectChange(provider, entry, change, events);
     }
   }
   return events;
@@ -37,43 +44,48 @@ export function parseMetaBody(body: JsonObject): NormalizedEvent[] {
  * every item lacks a usable id or status, is one `other` event: it is still Meta's, and a 400
  * would have Meta retry it for 7 days. Items without an id beside ones with an id are dropped.
  */
-function collectChange(entry: JsonObject, change: JsonObject, events: NormalizedEvent[]): void {
+function collectChange(provider: MetaShapedProvider, entry: JsonObject, change: JsonObject, events: NormalizedEvent[]): void {
   const value = isJsonObject(change.value) ? change.value : {};
   const found = events.length;
-  const context: ChangeContext = { field: change.field ?? null, entryId: entry.id ?? null, value };
-  const contactsByWaId = indexContacts(value.contacts);
+  const tenant = readText(objectAt(value, 'metadata')?.phone_number_id);
+  const context: ChangeContext = { provider, field: change.field ?? null, entryId: entry.id ?? null, value, tenant };
+  const contactsById = indexContacts(value.contacts);
   for (const message of arrayOf(value.messages)) {
-    const event = isJsonObject(message) ? messageEvent(context, message, contactsByWaId) : null;
+    const event = isJsonObject(message) ? messageEvent(context, message, contactsById) : null;
     if (event) events.push(event);
   }
   for (const status of arrayOf(value.statuses)) {
     const event = isJsonObject(status) ? statusEvent(context, status) : null;
     if (event) events.push(event);
   }
-  if (events.length === found) events.push(otherEvent(entry, change));
+  if (events.length === found) events.push(otherEvent(context, entry, change));
 }
 
-function messageEvent(
-  context: ChangeContext,
-  message: JsonObject,
-  contactsByWaId: Map<string, unknown>,
-): NormalizedEvent | null {
+/**
+ * A user with a username may withhold the phone number: `from` is then absent and only the
+ * business-scoped user id (`from_user_id`, BSUID) names them. The key never depends on either.
+ */
+function messageEvent(context: ChangeContext, message: JsonObject, contactsById: Map<string, JsonObject>): NormalizedEvent | null {
   const wamid = readString(message.id);
   if (wamid === null) return null;
-  const sender = readText(message.from);
+  const phone = readText(message.from);
+  const contact = (phone === null ? null : contactsById.get(phone)) ?? contactsById.get(readText(message.from_user_id) ?? '') ?? null;
+  const userId = readText(message.from_user_id) ?? readText(contact?.user_id);
   return createEvent({
-    key: buildKey('meta', 'msg', [wamid]),
-    provider: 'meta',
+    key: buildKey(context.provider, 'msg', [wamid]),
+    provider: context.provider,
     kind: 'message',
     type: readString(message.type) ?? 'unknown',
-    sender,
+    sender: phone ?? userId,
+    userId,
+    tenant: context.tenant,
     providerTimestamp: readTimestamp(message.timestamp),
     fromMe: false,
     raw: {
       field: context.field,
       entryId: context.entryId,
       metadata: context.value.metadata ?? null,
-      contact: sender === null ? null : (contactsByWaId.get(sender) ?? null),
+      contact,
       message,
       errors: context.value.errors ?? null,
     },
@@ -90,12 +102,15 @@ function statusEvent(context: ChangeContext, status: JsonObject): NormalizedEven
   if (wamid === null || statusValue === null) return null;
   const participant = readText(status.recipient_participant_id);
   const keyParts = participant === null ? [wamid, statusValue] : [wamid, statusValue, participant];
+  const userId = readText(status.recipient_user_id);
   return createEvent({
-    key: buildKey('meta', 'status', keyParts),
-    provider: 'meta',
+    key: buildKey(context.provider, 'status', keyParts),
+    provider: context.provider,
     kind: 'status',
     type: statusValue,
-    sender: readText(status.recipient_id),
+    sender: readText(status.recipient_id) ?? userId,
+    userId,
+    tenant: context.tenant,
     providerTimestamp: readTimestamp(status.timestamp),
     fromMe: false,
     raw: { field: context.field, entryId: context.entryId, metadata: context.value.metadata ?? null, status },
@@ -107,19 +122,23 @@ function statusEvent(context: ChangeContext, status: JsonObject): NormalizedEven
  * without an id) have no id we could trust to be unique, so the whole change is the identity: an identical redelivery hashes to
  * the same key, a change that differs in any byte of meaning does not.
  */
-function otherEvent(entry: JsonObject, change: JsonObject): NormalizedEvent {
+function otherEvent(context: ChangeContext, entry: JsonObject, change: JsonObject): NormalizedEvent {
   const raw = {
     field: change.field ?? null,
     entryId: entry.id ?? null,
     entryTime: entry.time ?? null,
     value: change.value ?? null,
   };
+  const contact = soleContact(change.value);
+  const userId = readText(contact?.user_id);
   return createEvent({
-    key: buildContentKey('meta', 'other', raw),
-    provider: 'meta',
+    key: buildContentKey(context.provider, 'other', raw),
+    provider: context.provider,
     kind: 'other',
     type: readString(change.field) ?? 'unknown',
-    sender: soleContactWaId(change.value),
+    sender: readText(contact?.wa_id) ?? userId,
+    userId,
+    tenant: context.tenant,
     providerTimestamp: readTimestamp(entry.time),
     fromMe: false,
     raw,
@@ -127,17 +146,20 @@ function otherEvent(entry: JsonObject, change: JsonObject): NormalizedEvent {
 }
 
 /** With a single contact the change is plainly about that user; with several, nobody is "the" sender. */
-function soleContactWaId(value: unknown): string | null {
+function soleContact(value: unknown): JsonObject | null {
   const contacts = isJsonObject(value) ? arrayOf(value.contacts) : [];
   const [contact] = contacts;
-  return contacts.length === 1 && isJsonObject(contact) ? readText(contact.wa_id) : null;
+  return contacts.length === 1 && isJsonObject(contact) ? contact : null;
 }
 
-function indexContacts(contacts: unknown): Map<string, unknown> {
-  const byWaId = new Map<string, unknown>();
+/** Contacts by phone number (wa_id) and by business-scoped user id, whichever they carry. */
+function indexContacts(contacts: unknown): Map<string, JsonObject> {
+  const byId = new Map<string, JsonObject>();
   for (const contact of arrayOf(contacts)) {
-    const waId = isJsonObject(contact) ? readText(contact.wa_id) : null;
-    if (waId !== null && !byWaId.has(waId)) byWaId.set(waId, contact);
+    if (!isJsonObject(contact)) continue;
+    for (const id of [readText(contact.wa_id), readText(contact.user_id)]) {
+      if (id !== null && !byId.has(id)) byId.set(id, contact);
+    }
   }
-  return byWaId;
+  return byId;
 }

@@ -6,6 +6,9 @@ import { MAX_KEY_LENGTH } from './idempotency-key.js';
 import { parseMetaBody } from './meta.parser.js';
 import { MAX_SENDER_LENGTH, MAX_TYPE_LENGTH, type NormalizedEvent, type ProviderName } from './normalized-event.js';
 import type { JsonObject } from './payload-values.js';
+import { parseEvolutionBody } from './evolution.parser.js';
+import { parseTwilioBody } from './twilio.parser.js';
+import { parseWahaBody } from './waha.parser.js';
 import { parseWasenderBody } from './wasender.parser.js';
 
 /**
@@ -212,9 +215,14 @@ function hash32(text: string): number {
 }
 
 const PARSERS: Record<ProviderName, (body: JsonObject, deliveryId?: string) => NormalizedEvent[]> = {
-  meta: parseMetaBody,
+  meta: (body) => parseMetaBody(body),
   wasender: parseWasenderBody,
   generic: parseGenericBody,
+  '360dialog': (body) => parseMetaBody(body, '360dialog'),
+  // A form body decodes to an object of strings; any JSON object stands in for one here.
+  twilio: (body) => parseTwilioBody(body),
+  waha: parseWahaBody,
+  evolution: (body, delivery) => parseEvolutionBody(body, delivery),
 };
 
 type Outcome = { events: NormalizedEvent[] } | { rejected: InvalidPayloadError };
@@ -256,7 +264,7 @@ function expectWellFormed(events: NormalizedEvent[], provider: ProviderName): vo
   }
 }
 
-/** Every parser on a body: an object goes through all three (a per-source URL may receive any shape), anything else must be refused by detectProvider. */
+/** Every parser on a body: an object goes through all of them (a per-source URL may receive any shape), anything else must be refused by detectProvider. */
 function checkBody(body: unknown, delivery?: string): void {
   const detected = attempt(() => [{ provider: detectProvider(body) } as NormalizedEvent]);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {

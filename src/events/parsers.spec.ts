@@ -1,13 +1,17 @@
 import { InvalidPayloadError } from '../common/domain-errors.js';
-import { detectProvider } from './detect-provider.js';
+import { detectProvider, type ShapeName } from './detect-provider.js';
 import { parseGenericBody } from './generic.parser.js';
 import { parseMetaBody } from './meta.parser.js';
-import { MAX_SENDER_LENGTH, MAX_TYPE_LENGTH } from './normalized-event.js';
+import { MAX_SENDER_LENGTH, MAX_TYPE_LENGTH, type NormalizedEvent } from './normalized-event.js';
 import type { JsonObject } from './payload-values.js';
+import { parseEvolutionBody } from './evolution.parser.js';
+import { parseWahaBody } from './waha.parser.js';
 import { parseWasenderBody } from './wasender.parser.js';
 
-// What the webhook does with a body (src/webhooks/sources), without the signatures.
-const PARSERS = { meta: parseMetaBody, wasender: parseWasenderBody, generic: parseGenericBody };
+// What POST /webhook does with a body (src/webhooks/sources), without the signatures.
+const PARSERS: Record<ShapeName, (body: JsonObject) => NormalizedEvent[]> = {
+  meta: parseMetaBody, wasender: parseWasenderBody, generic: parseGenericBody, waha: parseWahaBody, evolution: parseEvolutionBody,
+};
 function parseDelivery(body: unknown) {
   const provider = detectProvider(body);
   return { provider, events: PARSERS[provider](body as JsonObject) };

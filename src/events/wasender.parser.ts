@@ -1,5 +1,6 @@
 import { buildContentKey, buildKey } from './idempotency-key.js';
 import { createEvent, type NormalizedEvent } from './normalized-event.js';
+import { ladderStatus, type StatusFacts } from './status-ladder.js';
 import {
   isJsonObject,
   listOf,
@@ -142,6 +143,14 @@ function otherEvent(envelope: Envelope, data: unknown): NormalizedEvent {
     fromMe: false,
     raw: content,
   });
+}
+
+/** messages.update keeps `update: item`, message-receipt.update `receipt: item`; the status name is the event's type. */
+export function readWasenderStatus({ raw, type }: NormalizedEvent): StatusFacts {
+  const item = objectAt(raw, 'update') ?? objectAt(raw, 'receipt');
+  const key = objectAt(item, 'message', 'key') ?? objectAt(item, 'key');
+  // Baileys' ERROR (code 0): the send failed.
+  return { messageId: readString(key?.id), status: type === 'error' ? 'failed' : ladderStatus(type), error: null };
 }
 
 /** Numeric codes by name; a name sent as text is kept (lowercased); anything else has no key. */

@@ -67,8 +67,8 @@ export class InspectionService {
     };
   }
 
-  async stats(): Promise<MessageStats> {
-    const { groups, oldest } = await this.messages.stats();
+  async stats(tenant?: string): Promise<MessageStats> {
+    const { groups, oldest } = await this.messages.stats(tenant);
     const countsOf = <K extends string>(keys: readonly K[], column: 'status' | 'provider' | 'kind') =>
       Object.fromEntries(keys.map((k) => [k, groups.find((g) => g[column] === k)?.n ?? 0])) as Record<K, number>;
     const total = groups.find((g) => g.status === null && g.provider === null && g.kind === null);
@@ -123,6 +123,8 @@ function toSummary(row: MessageRow): MessageSummary {
     kind: row.kind as EventKind,
     type: row.type,
     from: row.sender,
+    fromUserId: row.user_id,
+    tenant: row.tenant,
     fromMe: row.from_me,
     authenticated: row.authenticated,
     timestamp: row.provider_timestamp?.toISOString() ?? null,

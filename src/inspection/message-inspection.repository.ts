@@ -10,6 +10,8 @@ export interface MessageRow {
   kind: string;
   type: string;
   sender: string | null;
+  user_id: string | null;
+  tenant: string | null;
   from_me: boolean;
   authenticated: boolean;
   replays: number;
@@ -31,7 +33,7 @@ export interface StepRow {
   result: unknown;
 }
 
-const SUMMARY_COLUMNS = Prisma.sql`message_id, provider::text, kind::text, type, sender, from_me, authenticated, replays, provider_timestamp, status::text,
+const SUMMARY_COLUMNS = Prisma.sql`message_id, provider::text, kind::text, type, sender, user_id, tenant, from_me, authenticated, replays, provider_timestamp, status::text,
   attempts, last_error, duplicate_count, received_at, last_duplicate_at, processed_at,
   (extract(epoch FROM received_at) * 1000000)::bigint::text AS received_at_us`;
 
@@ -51,7 +53,9 @@ export class MessageInspectionRepository {
     if (filter.provider) conditions.push(Prisma.sql`provider = ${filter.provider}::provider`);
     if (filter.kind) conditions.push(Prisma.sql`kind = ${filter.kind}::event_kind`);
     if (filter.type) conditions.push(Prisma.sql`type = ${filter.type}`);
-    if (filter.from) conditions.push(Prisma.sql`sender = ${filter.from}`);
+    // Either identity of the other party: two index scans (sender, user_id) OR-ed.
+    if (filter.from) conditions.push(Prisma.sql`(sender = ${filter.from} OR user_id = ${filter.from})`);
+    if (filter.tenant) conditions.push(Prisma.sql`tenant = ${filter.tenant}`);
     if (filter.since) conditions.push(Prisma.sql`received_at >= ${filter.since}::timestamptz`);
     if (filter.until) conditions.push(Prisma.sql`received_at < ${filter.until}::timestamptz`);
     if (after) {
@@ -73,14 +77,15 @@ export class MessageInspectionRepository {
     return row ?? null;
   }
 
-  /** Counts for the whole table in one pass, plus the oldest unfinished event. */
-  async stats() {
+  /** Counts for the whole table (or one tenant's events) in one pass, plus the oldest unfinished event. */
+  async stats(tenant?: string) {
+    const ofTenant = tenant === undefined ? Prisma.empty : Prisma.sql`AND tenant = ${tenant}`;
     const groups = await this.prisma.$queryRaw<{ status: string | null; provider: string | null; kind: string | null; n: number; duplicates: number }[]>`
       SELECT status::text, provider::text, kind::text, count(*)::int AS n, coalesce(sum(duplicate_count), 0)::float8 AS duplicates
-      FROM messages GROUP BY GROUPING SETS ((status), (provider), (kind), ())`;
+      FROM messages WHERE true ${ofTenant} GROUP BY GROUPING SETS ((status), (provider), (kind), ())`;
     const [oldest] = await this.prisma.$queryRaw<{ received_at: Date | null; age_seconds: number | null }[]>`
       SELECT min(received_at) AS received_at, extract(epoch FROM now() - min(received_at))::float8 AS age_seconds
-      FROM messages WHERE status IN ('received', 'processing', 'failed')`;
+      FROM messages WHERE status IN ('received', 'processing', 'failed') ${ofTenant}`;
     return { groups, oldest };
   }
 

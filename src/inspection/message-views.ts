@@ -11,7 +11,12 @@ export interface MessageSummary {
   provider: ProviderName;
   kind: EventKind;
   type: string;
+  /** The other party: phone number (or chat id) when the provider gave one, else its business-scoped user id. */
   from: string | null;
+  /** The other party's business-scoped user id (Meta usernames), when the provider gave one. */
+  fromUserId: string | null;
+  /** The business number or instance the event belongs to. */
+  tenant: string | null;
   fromMe: boolean;
   /** The delivery carried a valid signature of its source. */
   authenticated: boolean;
@@ -49,7 +54,9 @@ export interface MessageFilter {
   provider?: ProviderName;
   kind?: EventKind;
   type?: string;
+  /** Matches the phone number or the business-scoped user id. */
   from?: string;
+  tenant?: string;
   /** ISO 8601 date-times with an offset (see ListMessagesQuery); InspectionService makes them exact UTC text. */
   since?: string;
   until?: string;

@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
-import { ListMessagesQuery, ReplayQuery } from './dto/message-queries.js';
+import { ListMessagesQuery, ReplayQuery, StatsQuery } from './dto/message-queries.js';
 import { ErrorDto } from '../common/error.dto.js';
 import { MessageDetailDto, MessagePageDto, MessageStatsDto, ReplayAcceptedDto } from './dto/message-responses.js';
 import { InspectionApi } from './inspection-api.decorator.js';
@@ -24,9 +24,9 @@ export class MessagesController {
 
   @Get('stats')
   @ApiOperation({ summary: 'Counts by status, provider and kind; duplicates suppressed; the oldest unfinished event' })
-  @ApiOkResponse({ description: 'counts over the whole inbox', type: MessageStatsDto })
-  stats(): Promise<MessageStats> {
-    return this.inspection.stats();
+  @ApiOkResponse({ description: 'counts over the whole inbox, or over one tenant', type: MessageStatsDto })
+  stats(@Query() query: StatsQuery): Promise<MessageStats> {
+    return this.inspection.stats(query.tenant);
   }
 
   @Get(':id')

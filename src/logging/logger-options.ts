@@ -8,9 +8,12 @@ import { redactPhoneNumbers } from './redact.js';
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Headers that carry credentials or signatures, should a serializer ever log headers. */
-const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-hub-signature-256', 'x-webhook-signature', 'x-signature-256', 'webhook-signature', 'x-api-key'];
+const SECRET_HEADERS = [
+  'authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-hub-signature-256', 'x-webhook-signature', 'x-signature-256',
+  'webhook-signature', 'x-api-key', 'x-twilio-signature', 'x-360dialog-signature', 'x-webhook-hmac', 'apikey',
+];
 /** Keys whose values are credentials wherever they appear in a logged object (top level or one below). */
-const SECRET_KEYS = ['token', 'accessToken', 'access_token', 'verify_token', 'secret', 'appSecret', 'password', 'apiKey', 'api_key', 'sessionId'];
+const SECRET_KEYS = ['token', 'accessToken', 'access_token', 'verify_token', 'secret', 'appSecret', 'password', 'apiKey', 'api_key', 'apikey', 'sessionId'];
 
 export const REDACTED_PATHS = [
   ...SECRET_HEADERS.flatMap((h) => [`req.headers["${h}"]`, `res.headers["${h}"]`, `headers["${h}"]`]),

@@ -23,14 +23,15 @@ export class MessagesRepository {
   async claimBatch(rows: ClaimRow[]): Promise<ClaimOutcome> {
     const claimed = await this.prisma.driverQuery<{ message_id: string; inserted: boolean }>`
       INSERT INTO messages AS m
-        (message_id, provider, kind, type, sender, provider_timestamp, from_me, authenticated, payload, duplicate_count, last_duplicate_at)
-      SELECT k, p::provider, kd::event_kind, t, s, ts::timestamptz, fm, au, pl::jsonb, c - 1, CASE WHEN c > 1 THEN now() END
+        (message_id, provider, kind, type, sender, user_id, tenant, provider_timestamp, from_me, authenticated, payload, duplicate_count, last_duplicate_at)
+      SELECT k, p::provider, kd::event_kind, t, s, u, tn, ts::timestamptz, fm, au, pl::jsonb, c - 1, CASE WHEN c > 1 THEN now() END
       FROM unnest(
         ${rows.map((r) => r.key)}::text[], ${rows.map((r) => r.provider)}::text[], ${rows.map((r) => r.kind)}::text[],
         ${rows.map((r) => r.type)}::text[], ${rows.map((r) => r.sender)}::text[],
+        ${rows.map((r) => r.userId)}::text[], ${rows.map((r) => r.tenant)}::text[],
         ${rows.map((r) => r.providerTimestamp?.toISOString() ?? null)}::text[], ${rows.map((r) => r.fromMe)}::bool[],
         ${rows.map((r) => r.authenticated)}::bool[], ${rows.map((r) => r.payload)}::text[], ${rows.map((r) => r.copies)}::int[]
-      ) AS batch(k, p, kd, t, s, ts, fm, au, pl, c)
+      ) AS batch(k, p, kd, t, s, u, tn, ts, fm, au, pl, c)
       ON CONFLICT (message_id) DO UPDATE
         SET duplicate_count = m.duplicate_count + EXCLUDED.duplicate_count + 1,
             last_duplicate_at = now()
@@ -61,8 +62,8 @@ export class MessagesRepository {
     await tx.$executeRawUnsafe('SAVEPOINT claim_row');
     try {
       await tx.$executeRaw`
-        INSERT INTO messages (message_id, provider, kind, type, sender, provider_timestamp, from_me, authenticated, payload, duplicate_count, last_duplicate_at)
-        VALUES (${row.key}, ${row.provider}::provider, ${row.kind}::event_kind, ${row.type}, ${row.sender},
+        INSERT INTO messages (message_id, provider, kind, type, sender, user_id, tenant, provider_timestamp, from_me, authenticated, payload, duplicate_count, last_duplicate_at)
+        VALUES (${row.key}, ${row.provider}::provider, ${row.kind}::event_kind, ${row.type}, ${row.sender}, ${row.userId}, ${row.tenant},
                 ${row.providerTimestamp?.toISOString() ?? null}::timestamptz, ${row.fromMe}, ${row.authenticated}, ${row.payload}::jsonb, ${row.copies - 1},
                 CASE WHEN ${row.copies}::int > 1 THEN now() END)`;
       await tx.$executeRawUnsafe('RELEASE SAVEPOINT claim_row');

@@ -1,11 +1,11 @@
-import type { EventKind, ProviderName } from '../events/normalized-event.js';
+import { PROVIDER_NAMES, type EventKind, type ProviderName } from '../events/normalized-event.js';
 
 /**
  * Every label value the metrics can take, so cardinality stays bounded: providers, kinds,
  * outcomes and statuses only; never ids, keys or phone numbers. (Step names come from the
  * registered @WorkerStep providers, a set fixed at boot.)
  */
-export const PROVIDER_LABELS = ['meta', 'wasender', 'generic', 'unknown'] as const satisfies readonly (ProviderName | 'unknown')[];
+export const PROVIDER_LABELS = [...PROVIDER_NAMES, 'unknown'] as const satisfies readonly (ProviderName | 'unknown')[];
 export const SOURCE_LABELS = PROVIDER_LABELS.filter((p): p is ProviderName => p !== 'unknown');
 export type ProviderLabel = (typeof PROVIDER_LABELS)[number];
 

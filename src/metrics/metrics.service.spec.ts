@@ -6,7 +6,7 @@ import type { InboxStatsRepository } from './inbox-stats.repository.js';
 import { MetricsService } from './metrics.service.js';
 
 const event = (provider: NormalizedEvent['provider'], kind: NormalizedEvent['kind']): NormalizedEvent => ({
-  key: `${provider}:${kind}:${Math.random()}`, provider, kind, type: 'text', sender: null, providerTimestamp: null, fromMe: false, authenticated: false, raw: {},
+  key: `${provider}:${kind}:${Math.random()}`, provider, kind, type: 'text', sender: null, userId: null, tenant: null, providerTimestamp: null, fromMe: false, authenticated: false, raw: {},
 });
 const stats = (dead: number, oldest = 0): InboxStats => ({ counts: { received: 1, processing: 0, failed: 0, dead }, oldestUnprocessedSeconds: oldest });
 

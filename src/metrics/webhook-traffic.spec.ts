@@ -1,21 +1,28 @@
-import { deliveryOutcome, providerLabel, webhookPostSource } from './webhook-traffic.js';
+import { deliveryOutcome, providerLabel, webhookRoute } from './webhook-traffic.js';
 
-describe('webhookPostSource', () => {
+describe('webhookRoute', () => {
   it.each([
-    ['POST', '/webhook', ''],
-    ['POST', '/webhook/', ''],
-    ['POST', '/webhook?hub.mode=x', ''],
-    ['POST', '/webhook/meta', 'meta'],
-    ['POST', '/webhook/generic/?x=1', 'generic'],
-    ['POST', '/webhook/extra', 'extra'],
-    ['GET', '/webhook', undefined],
-    ['POST', '/webhooks', undefined],
-    ['POST', '/webhook/meta/more', undefined],
-    ['POST', '/metrics', undefined],
-    [undefined, '/webhook', undefined],
-    ['POST', undefined, undefined],
-  ])('%s %s → %s', (method, url, expected) => {
-    expect(webhookPostSource(method, url)).toBe(expected);
+    ['POST', '/webhook', '', ''],
+    ['POST', '/webhook/', '', ''],
+    ['POST', '/webhook?hub.mode=x', '', ''],
+    ['POST', '/webhook/meta', 'meta', ''],
+    ['POST', '/webhook/generic/?x=1', 'generic', ''],
+    ['POST', '/webhook/extra', 'extra', ''],
+    ['POST', '/webhook/evolution/messages-upsert', 'evolution', 'messages-upsert'],
+    ['POST', '/webhook/evolution/MESSAGES_UPSERT/?x=1', 'evolution', 'MESSAGES_UPSERT'],
+  ])('%s %s → source %j, suffix %j', (method, url, source, suffix) => {
+    expect(webhookRoute(method, url)).toEqual({ source, suffix });
+  });
+
+  it.each([
+    ['GET', '/webhook'],
+    ['POST', '/webhooks'],
+    ['POST', '/webhook/evolution/a/b'],
+    ['POST', '/metrics'],
+    [undefined, '/webhook'],
+    ['POST', undefined],
+  ])('%s %s is not a webhook delivery', (method, url) => {
+    expect(webhookRoute(method, url)).toBeUndefined();
   });
 });
 

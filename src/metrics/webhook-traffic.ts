@@ -1,16 +1,23 @@
 import { detectProvider } from '../events/detect-provider.js';
 import { SOURCE_LABELS, type DeliveryOutcome, type ProviderLabel } from './metric-labels.js';
 
-const WEBHOOK_PATH = /^\/webhook(?:\/([^/?]*))?\/?(?:\?|$)/;
+const WEBHOOK_PATH = /^\/webhook(?:\/([^/?]*)(?:\/([^/?]*))?)?\/?(?:\?|$)/;
+
+/** A webhook POST's URL: the source it names ('' for /webhook itself) and what follows it ('' for nothing). */
+export interface WebhookRoute {
+  source: string;
+  /** One more path segment, e.g. the event name Evolution API appends with WEBHOOK_BY_EVENTS. */
+  suffix: string;
+}
 
 /**
- * Whether a request is a webhook delivery (POST /webhook or /webhook/<source>, any query
- * string or trailing slash), and which source its URL names ('' for /webhook itself).
+ * Whether a request is a webhook delivery (POST /webhook, /webhook/<source> or
+ * /webhook/<source>/<suffix>, any query string or trailing slash), and where it points.
  */
-export function webhookPostSource(method: string | undefined, url: string | undefined): string | undefined {
+export function webhookRoute(method: string | undefined, url: string | undefined): WebhookRoute | undefined {
   if (method !== 'POST' || url === undefined) return undefined;
   const match = WEBHOOK_PATH.exec(url);
-  return match ? (match[1] ?? '') : undefined;
+  return match ? { source: match[1] ?? '', suffix: match[2] ?? '' } : undefined;
 }
 
 /**

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { checkStandardWebhook, signingKey, signStandardWebhook, type StandardWebhookHeaders } from '../common/standard-webhooks.js';
-import { checkMetaSignature, checkWasenderSignature } from './signatures.js';
+import { checkMetaSignature, checkSharedSecret } from './signatures.js';
 
 /**
  * Property tests of the three signature checks: what a sender signs over some bytes verifies,
@@ -148,13 +148,13 @@ describe('checkMetaSignature, properties', () => {
 // WASender: X-Webhook-Signature is the secret itself
 // ---------------------------------------------------------------------------------------------
 
-describe('checkWasenderSignature, properties', () => {
+describe('checkSharedSecret, properties', () => {
   it('verifies exactly the configured secrets: null iff the header is one of them', () => {
     fc.assert(
       fc.property(secrets, fc.oneof(secret, headerText(), fc.constant('')), fc.nat(), fc.boolean(), (configured, other, pick, useConfigured) => {
         const header = useConfigured ? configured[pick % configured.length] : other;
         const expected = configured.includes(header) ? null : header === '' ? 'missing' : 'mismatch';
-        expect(checkWasenderSignature(header, configured)).toBe(expected);
+        expect(checkSharedSecret(header, configured)).toBe(expected);
       }),
       { numRuns: RUNS },
     );
@@ -166,7 +166,7 @@ describe('checkWasenderSignature, properties', () => {
         const s = configured[pick % configured.length];
         const variant = how === 'prefix' ? s.slice(0, -1) : how === 'suffix' ? `${s}x` : how === 'case' ? s.toUpperCase() : ` ${s}`;
         fc.pre(variant !== '' && !configured.includes(variant));
-        expect(checkWasenderSignature(variant, configured)).toBe('mismatch');
+        expect(checkSharedSecret(variant, configured)).toBe('mismatch');
       }),
       { numRuns: RUNS },
     );
@@ -175,7 +175,7 @@ describe('checkWasenderSignature, properties', () => {
   it('answers any header string with a reason, never a throw', () => {
     fc.assert(
       fc.property(fc.option(garbageHeader, { nil: undefined }), secrets, (header, configured) => {
-        const result = noThrow(() => checkWasenderSignature(header, configured));
+        const result = noThrow(() => checkSharedSecret(header, configured));
         expect(result === null || FAILURES.includes(result)).toBe(true);
       }),
       { numRuns: RUNS },

@@ -21,9 +21,30 @@ export function checkMetaSignature(rawBody: Buffer, header: string | undefined, 
   return matches.includes(true) ? null : 'mismatch';
 }
 
-/** WASenderApi sends the configured webhook secret itself in X-Webhook-Signature. */
-export function checkWasenderSignature(header: string | undefined, secrets: readonly string[]): SignatureFailure | null {
+/**
+ * A secret sent as it is, in a header: WASenderApi's X-Webhook-Signature, the custom header a
+ * 360dialog partner sets on its webhook URL.
+ */
+export function checkSharedSecret(header: string | undefined, secrets: readonly string[]): SignatureFailure | null {
   if (!header) return 'missing';
   // Every secret is compared (no early exit), so timing does not tell which one matched.
   return secrets.map((secret) => safeEqual(header, secret)).includes(true) ? null : 'mismatch';
+}
+
+const HEX_SHA256 = /^[0-9a-f]{64}$/;
+const BASE64_SHA256 = /^[A-Za-z0-9+/]{43}=$/;
+
+/**
+ * 360dialog's x-360dialog-signature: the HMAC-SHA256 of the body keyed by the partner's
+ * platform secret. Its documentation does not fix the encoding, so hex (either case, with or
+ * without `sha256=`) and base64 are both read; either way the digest is compared in constant time.
+ */
+export function check360dialogSignature(rawBody: Buffer, header: string | undefined, secrets: readonly string[]): SignatureFailure | null {
+  if (!header) return 'missing';
+  const offered = header.trim().replace(/^sha256=/i, '');
+  const hex = HEX_SHA256.test(offered.toLowerCase());
+  if (!hex && !BASE64_SHA256.test(offered)) return 'malformed';
+  const digest = hex ? offered.toLowerCase() : Buffer.from(offered, 'base64').toString('hex');
+  const matches = secrets.map((secret) => safeEqual(digest, createHmac('sha256', secret).update(rawBody).digest('hex')));
+  return matches.includes(true) ? null : 'mismatch';
 }

@@ -2,44 +2,39 @@ import type { IncomingMessage } from 'node:http';
 import { parse as parseContentType, type ContentType } from 'content-type';
 import getRawBody from 'raw-body';
 import { InvalidPayloadError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../common/domain-errors.js';
+import type { BodyFormat } from './body-formats.js';
 
-/** A webhook body as sent and as parsed: signatures are computed over the bytes. */
+/** A webhook body as sent and as decoded: signatures are computed over the bytes. */
 export interface WebhookBody {
   rawBody: Buffer;
   body: unknown;
 }
 
-const JSON_TYPE = /^application\/(?:json|[^/;\s]+\+json)$/;
-
 /**
- * Reads a webhook request's body: `application/json` (or `application/*+json`), UTF-8,
+ * Reads a webhook request's body in its source's format (JSON, or Twilio's form posts), UTF-8,
  * uncompressed (JSON is UTF-8 by RFC 8259, and the providers' signatures cover the bytes they
- * sent), at most `limit` (e.g. `4mb`), then parsed once. Throws the domain error the answer is made from.
+ * sent), at most `limit` (e.g. `4mb`), then decoded once. Throws the domain error the answer is made from.
  */
-export async function readWebhookBody(req: IncomingMessage, limit: string): Promise<WebhookBody> {
-  checkMediaType(req);
+export async function readWebhookBody(req: IncomingMessage, limit: string, format: BodyFormat): Promise<WebhookBody> {
+  checkMediaType(req, format);
   const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
   if (encoding !== 'identity') throw new UnsupportedMediaTypeError(`content-encoding ${encoding} is not supported: send the body uncompressed`);
   const rawBody = await readBytes(req, limit);
-  try {
-    return { rawBody, body: JSON.parse(rawBody.toString('utf8')) };
-  } catch (error) {
-    throw new InvalidPayloadError(`body is not valid JSON: ${(error as Error).message}`);
-  }
+  return { rawBody, body: format.decode(rawBody.toString('utf8')) };
 }
 
-function checkMediaType(req: IncomingMessage): void {
-  const header = req.headers['content-type'];
+function checkMediaType(req: IncomingMessage, format: BodyFormat): void {
+  const wrongType = () => new InvalidPayloadError(`body is not ${format.mediaType === 'application/json' ? 'JSON' : format.mediaType}: send Content-Type ${format.mediaType}`);
   let parsed: ContentType;
   try {
-    parsed = parseContentType(header ?? '');
+    parsed = parseContentType(req.headers['content-type'] ?? '');
   } catch {
-    throw new InvalidPayloadError('body is not JSON: send Content-Type application/json');
+    throw wrongType();
   }
-  if (!JSON_TYPE.test(parsed.type)) throw new InvalidPayloadError('body is not JSON: send Content-Type application/json');
+  if (!format.accepts(parsed.type)) throw wrongType();
   const charset = parsed.parameters.charset?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    throw new UnsupportedMediaTypeError(`charset ${charset} is not supported: JSON bodies are UTF-8`);
+    throw new UnsupportedMediaTypeError(`charset ${charset} is not supported: webhook bodies are UTF-8`);
   }
 }
 

@@ -7,7 +7,8 @@ import { httpAnswerOf } from '../common/http-answer.js';
 import { AppConfig } from '../config/app-config.js';
 import { requestId, requestLogLevel } from '../logging/logger-options.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { deliveryOutcome, providerLabel, webhookPostSource } from '../metrics/webhook-traffic.js';
+import { deliveryOutcome, providerLabel, webhookRoute, type WebhookRoute } from '../metrics/webhook-traffic.js';
+import { JSON_BODY } from './body-formats.js';
 import { readWebhookBody } from './webhook-body.js';
 import { WebhooksService } from './webhooks.service.js';
 
@@ -56,28 +57,31 @@ export class WebhookIngress implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private readonly dispatch = (req: IncomingMessage, res: ServerResponse): void => {
-    const urlSource = webhookPostSource(req.method, req.url);
-    if (urlSource === undefined) return void this.express!(req, res);
+    const route = webhookRoute(req.method, req.url);
+    if (route === undefined) return void this.express!(req, res);
     const started = performance.now();
     const reqId = requestId(req, res);
     this.logger
-      .runInContext(() => this.receive(req, res, urlSource, reqId, started), { bindings: { reqId } })
+      .runInContext(() => this.receive(req, res, route, reqId, started), { bindings: { reqId } })
       .catch((error: unknown) => this.logger.error({ err: error }, 'a webhook delivery could not be answered')); // never an unhandled rejection
   };
 
-  private async receive(req: IncomingMessage, res: ServerResponse, urlSource: string, reqId: string, started: number): Promise<void> {
+  private async receive(req: IncomingMessage, res: ServerResponse, route: WebhookRoute, reqId: string, started: number): Promise<void> {
     let body: unknown; // once parsed: POST /webhook is counted under the source its shape names
     res.once('close', () => {
       const seconds = (performance.now() - started) / 1000;
-      this.metrics.webhookDelivery(providerLabel(urlSource, body), deliveryOutcome(res.statusCode, res.writableFinished), seconds);
+      this.metrics.webhookDelivery(providerLabel(route.source, body), deliveryOutcome(res.statusCode, res.writableFinished), seconds);
     });
     let status: number;
     let failure: unknown;
     try {
-      const { rawBody, body: parsed } = await readWebhookBody(req, this.config.WEBHOOK_BODY_LIMIT);
-      body = parsed;
-      const ack = await this.webhooks.receive({ body, rawBody, header: (name) => headerValue(req, name) }, urlSource || undefined);
-      status = answer(res, 200, ack);
+      const named = this.webhooks.sourceAt(route); // the URL's source decides the body's format
+      const read = await readWebhookBody(req, this.config.WEBHOOK_BODY_LIMIT, named?.bodyFormat ?? JSON_BODY);
+      body = read.body;
+      const delivery = { ...read, header: (name: string) => headerValue(req, name), url: req.url ?? '/', urlSuffix: route.suffix };
+      const { source, ack } = await this.webhooks.receive(delivery, named);
+      const { contentType, body: text } = source.answer(ack);
+      status = send(res, 200, contentType, text);
     } catch (error) {
       if (!(error instanceof DomainError)) {
         if (req.destroyed || res.destroyed) return; // the caller hung up while the body was read: no one to answer
@@ -102,10 +106,13 @@ export class WebhookIngress implements OnApplicationBootstrap, OnApplicationShut
 }
 
 function answer(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): number {
+  return send(res, status, 'application/json; charset=utf-8', JSON.stringify(body), headers);
+}
+
+function send(res: ServerResponse, status: number, contentType: string, text: string, headers: Record<string, string> = {}): number {
   if (res.headersSent || res.destroyed) return status;
-  const json = JSON.stringify(body);
-  res.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
-  res.end(json);
+  res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
   return status;
 }
 

@@ -4,13 +4,19 @@ import { AppConfig } from '../config/app-config.js';
 import { DedupService } from '../dedup/dedup.service.js';
 import { detectProvider } from '../events/detect-provider.js';
 import type { NormalizedEvent } from '../events/normalized-event.js';
-import type { JsonObject } from '../events/payload-values.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { safeEqual } from './signatures.js';
 import { isStale } from './stale-events.js';
+import type { WebhookRoute } from '../metrics/webhook-traffic.js';
 import type { InboundDelivery, WebhookSource } from './sources/webhook-source.js';
 import { WebhookSources } from './sources/webhook-sources.service.js';
 import type { EventResult, WebhookAck, WebhookDelivery } from './webhook-delivery.js';
+
+/** A stored delivery: its acknowledgement, and the source that answers it in its provider's format. */
+export interface WebhookReceipt {
+  source: WebhookSource;
+  ack: WebhookAck;
+}
 
 @Injectable()
 export class WebhooksService {
@@ -39,29 +45,38 @@ export class WebhooksService {
   }
 
   /**
+   * The source a webhook URL names, before its body is read (its format depends on it): 404 for
+   * an unknown name or a suffix the source does not take, 403 when not enabled. Undefined for
+   * POST /webhook itself, where the body's shape picks the source.
+   */
+  sourceAt(route: WebhookRoute): WebhookSource | undefined {
+    return route.source === '' && route.suffix === '' ? undefined : this.sources.named(route.source, route.suffix);
+  }
+
+  /**
    * Verifies, normalizes and claims one delivery; resolves only once its events are stored.
-   * `sourceName` comes from a per-source URL; without it (POST /webhook) the body's shape
+   * `named` is the source of a per-source URL; without it (POST /webhook) the body's shape
    * picks the source, and that source's own credential verifies it.
    */
-  async receive(delivery: WebhookDelivery, sourceName?: string): Promise<WebhookAck> {
-    const { body, rawBody } = delivery;
-    const shape = detectProvider(body); // 400 unless a JSON object
-    const source = this.sources.named(sourceName ?? shape); // 404 for an unknown name, 403 when not enabled
-    const verification = this.verify(source, { rawBody, header: delivery.header });
-    if (shape !== source.name) {
+  async receive(delivery: WebhookDelivery, named?: WebhookSource): Promise<WebhookReceipt> {
+    const shape = detectProvider(delivery.body); // 400 unless a JSON object (a form body decodes to one)
+    const source = named ?? this.sources.named(shape); // 404 for an unknown name, 403 when not enabled
+    const verification = this.verify(source, delivery);
+    if (source.shape !== null && shape !== source.shape) {
       throw new InvalidPayloadError(`the body has the ${shape} shape, not ${source.name}'s: post it to /webhook/${shape}`);
     }
-    const events = source.parse(body as JsonObject, verification);
+    const events = source.parse(delivery, verification);
     if (events.length === 0) throw new InvalidPayloadError(`no event with an idempotency key in the body (${source.name} payload)`);
     const results = await this.claimFresh(events);
     this.metrics.eventsClaimed(events, results);
     const count = (result: EventResult) => results.filter((r) => r === result).length;
-    return {
+    const ack: WebhookAck = {
       accepted: count('accepted'),
       duplicates: count('duplicate'),
       stale: count('stale'),
       events: events.map((event, i) => ({ id: event.key, result: results[i] })),
     };
+    return { source, ack };
   }
 
   private verify(source: WebhookSource, delivery: InboundDelivery) {

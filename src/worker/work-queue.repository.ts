@@ -10,6 +10,8 @@ interface LeasedRow {
   kind: EventKind;
   type: string;
   sender: string | null;
+  user_id: string | null;
+  tenant: string | null;
   provider_timestamp: Date | null;
   from_me: boolean;
   authenticated: boolean;
@@ -61,7 +63,7 @@ export class WorkQueueRepository {
         due_at = now() + ${leaseSeconds}::int * interval '1 second'
       FROM due
       WHERE m.message_id = due.message_id
-      RETURNING m.message_id, m.provider::text, m.kind::text, m.type, m.sender, m.provider_timestamp, m.from_me, m.authenticated, m.replays, m.payload,
+      RETURNING m.message_id, m.provider::text, m.kind::text, m.type, m.sender, m.user_id, m.tenant, m.provider_timestamp, m.from_me, m.authenticated, m.replays, m.payload,
         m.received_at, m.attempts, m.status::text, m.lease_token::text,
         (SELECT coalesce(jsonb_object_agg(s.step, s.result), '{}'::jsonb) FROM message_steps s WHERE s.message_id = m.message_id) AS completed`;
     return {
@@ -172,6 +174,8 @@ function toLeasedEvent(row: LeasedRow, validUntil: number): LeasedEvent {
       kind: row.kind,
       type: row.type,
       sender: row.sender,
+      userId: row.user_id,
+      tenant: row.tenant,
       providerTimestamp: row.provider_timestamp,
       fromMe: row.from_me,
       authenticated: row.authenticated,

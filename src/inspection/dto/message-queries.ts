@@ -46,11 +46,17 @@ export class ListMessagesQuery {
   @MaxLength(64)
   type?: string;
 
-  @ApiPropertyOptional({ description: 'the other party: sender of a message, recipient of a status', maxLength: 128 })
+  @ApiPropertyOptional({ description: 'the other party (sender of a message, recipient of a status): its phone number or its business-scoped user id', maxLength: 128 })
   @IsOptional()
   @IsString()
   @MaxLength(128)
   from?: string;
+
+  @ApiPropertyOptional({ description: 'the business number or instance (see tenant in the response)', maxLength: 128 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  tenant?: string;
 
   @ApiPropertyOptional({ description: `received at or after this instant: ${INSTANT}`, example: '2026-11-29T00:00:00Z', format: 'date-time' })
   @IsOptional()
@@ -75,6 +81,15 @@ export class ListMessagesQuery {
   @IsString()
   @MaxLength(1000)
   cursor?: string;
+}
+
+/** GET /messages/stats query. */
+export class StatsQuery {
+  @ApiPropertyOptional({ description: 'count only the events of this business number or instance', maxLength: 128 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  tenant?: string;
 }
 
 export class ReplayQuery {

@@ -20,7 +20,12 @@ export class MessageSummaryDto implements MessageSummary {
   @ApiProperty({ enum: PROVIDERS }) provider!: ProviderName;
   @ApiProperty({ enum: EVENT_KINDS }) kind!: EventKind;
   @ApiProperty({ example: 'text' }) type!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'sender of a message, recipient of a status' }) from!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'sender of a message, recipient of a status: the phone number (or chat id), else the business-scoped user id' })
+  from!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "the other party's business-scoped user id (Meta usernames)", example: 'US.13491208655302741918' })
+  fromUserId!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'the business number or instance: Meta/360dialog phone_number_id, Twilio AccountSid:number, WAHA session, Evolution instance' })
+  tenant!: string | null;
   @ApiProperty() fromMe!: boolean;
   @ApiProperty({ description: "the delivery carried a valid signature of its source; only such events change delivery records or reply" })
   authenticated!: boolean;

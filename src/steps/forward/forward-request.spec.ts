@@ -10,6 +10,8 @@ const event: NormalizedEvent = {
   kind: 'message',
   type: 'text',
   sender: '15551234567',
+  userId: null,
+  tenant: '106540352242922',
   providerTimestamp: new Date('2026-11-29T10:00:00Z'),
   fromMe: false, authenticated: true,
   raw: { message: { id: 'wamid.ABC', text: { body: 'héllo' } } },
@@ -25,7 +27,7 @@ describe('buildForwardRequest', () => {
   it('sends the normalized event with the key as Idempotency-Key and an HMAC of the exact body', () => {
     const { body, headers } = buildForwardRequest(event, at(1), [KEY]);
     expect(JSON.parse(body)).toEqual({
-      id: 'meta:msg:wamid.ABC', provider: 'meta', kind: 'message', type: 'text', from: '15551234567', fromMe: false, authenticated: true,
+      id: 'meta:msg:wamid.ABC', provider: 'meta', kind: 'message', type: 'text', from: '15551234567', fromUserId: null, tenant: '106540352242922', fromMe: false, authenticated: true,
       timestamp: '2026-11-29T10:00:00.000Z', receivedAt: '2026-11-29T10:00:01.500Z', replay: 0, payload: event.raw,
     });
     expect(headers['idempotency-key']).toBe('meta:msg:wamid.ABC');

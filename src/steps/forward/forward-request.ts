@@ -9,7 +9,12 @@ export interface ForwardedEvent {
   provider: NormalizedEvent['provider'];
   kind: NormalizedEvent['kind'];
   type: string;
+  /** The other party: its phone number (or chat id), else its business-scoped user id. */
   from: string | null;
+  /** The other party's business-scoped user id, when the provider gave one. */
+  fromUserId: string | null;
+  /** The business number or instance the event belongs to. */
+  tenant: string | null;
   fromMe: boolean;
   /** The delivery carried a valid signature of its source. */
   authenticated: boolean;
@@ -47,6 +52,8 @@ export function buildForwardRequest(event: NormalizedEvent, at: ForwardAttempt, 
     kind: event.kind,
     type: event.type,
     from: event.sender,
+    fromUserId: event.userId,
+    tenant: event.tenant,
     fromMe: event.fromMe,
     authenticated: event.authenticated,
     timestamp: event.providerTimestamp?.toISOString() ?? null,

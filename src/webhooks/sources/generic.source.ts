@@ -10,6 +10,7 @@ import { CredentialedSource, type InboundDelivery, type Verification } from './w
 @Injectable()
 export class GenericSource extends CredentialedSource {
   readonly name = 'generic';
+  readonly shape = 'generic' as const;
   readonly credentialVariable = 'GENERIC_WEBHOOK_SECRET';
   protected readonly credentials: Buffer[];
 

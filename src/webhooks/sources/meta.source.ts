@@ -10,6 +10,7 @@ import { CredentialedSource, type InboundDelivery, type Verification } from './w
 @Injectable()
 export class MetaSource extends CredentialedSource {
   readonly name = 'meta';
+  readonly shape = 'meta' as const;
   readonly credentialVariable = 'WHATSAPP_APP_SECRET';
 
   constructor(private readonly config: AppConfig) {

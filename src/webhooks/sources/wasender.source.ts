@@ -3,13 +3,14 @@ import { SignatureError } from '../../common/domain-errors.js';
 import { AppConfig } from '../../config/app-config.js';
 import type { JsonObject } from '../../events/payload-values.js';
 import { parseWasenderBody } from '../../events/wasender.parser.js';
-import { checkWasenderSignature } from '../signatures.js';
+import { checkSharedSecret } from '../signatures.js';
 import { CredentialedSource, type InboundDelivery, type Verification } from './webhook-source.js';
 
 /** WASenderApi: the webhook secret itself in X-Webhook-Signature (WASender does not sign the body). */
 @Injectable()
 export class WasenderSource extends CredentialedSource {
   readonly name = 'wasender';
+  readonly shape = 'wasender' as const;
   readonly credentialVariable = 'WASENDER_WEBHOOK_SECRET';
 
   constructor(private readonly config: AppConfig) {
@@ -21,12 +22,15 @@ export class WasenderSource extends CredentialedSource {
   }
 
   protected check(delivery: InboundDelivery): Verification {
-    const failure = checkWasenderSignature(delivery.header('x-webhook-signature'), this.credentials);
+    const failure = checkSharedSecret(delivery.header('x-webhook-signature'), this.credentials);
     if (failure) throw new SignatureError('X-Webhook-Signature', failure);
     return { authenticated: true };
   }
 
+  /** WASender's body names no business number: the tenant is WASENDER_TENANT when configured. */
   protected parseBody(body: JsonObject) {
-    return parseWasenderBody(body);
+    const events = parseWasenderBody(body);
+    const tenant = this.config.WASENDER_TENANT;
+    return tenant === undefined ? events : events.map((event) => ({ ...event, tenant }));
   }
 }

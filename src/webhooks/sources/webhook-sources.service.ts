@@ -2,8 +2,12 @@ import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { NotFoundError, SourceDisabledError } from '../../common/domain-errors.js';
 import { AppConfig } from '../../config/app-config.js';
 import { PROVIDER_NAMES, type ProviderName } from '../../events/normalized-event.js';
+import { Dialog360Source } from './dialog360.source.js';
+import { EvolutionSource } from './evolution.source.js';
 import { GenericSource } from './generic.source.js';
 import { MetaSource } from './meta.source.js';
+import { TwilioSource } from './twilio.source.js';
+import { WahaSource } from './waha.source.js';
 import { WasenderSource } from './wasender.source.js';
 import type { WebhookSource } from './webhook-source.js';
 
@@ -23,20 +27,32 @@ export class WebhookSources implements OnModuleInit {
     meta: MetaSource,
     wasender: WasenderSource,
     generic: GenericSource,
+    twilio: TwilioSource,
+    dialog360: Dialog360Source,
+    waha: WahaSource,
+    evolution: EvolutionSource,
   ) {
-    this.all = new Map<ProviderName, WebhookSource>([meta, wasender, generic].map((source) => [source.name, source]));
+    const sources: WebhookSource[] = [meta, wasender, generic, twilio, dialog360, waha, evolution];
+    this.all = new Map(sources.map((source) => [source.name, source]));
     this.enabled = new Set(config.WEBHOOK_PROVIDERS);
   }
 
-  /** The source a URL names (or a body's shape belongs to): 404 when there is no such source, 403 when it is not enabled. */
-  named(name: string): WebhookSource {
+  /**
+   * The source a URL names (or a body's shape belongs to): 404 when there is no such source or
+   * the URL goes on past a source that takes no suffix, 403 when it is not enabled.
+   */
+  named(name: string, urlSuffix = ''): WebhookSource {
     const source = this.all.get(name as ProviderName);
     if (!source) throw new NotFoundError(`no webhook source ${name}: use one of ${PROVIDER_NAMES.join(', ')}`);
+    if (urlSuffix !== '' && !source.takesUrlSuffix) throw new NotFoundError(`no webhook URL /webhook/${name}/${urlSuffix}: post to /webhook/${name}`);
     return this.ifEnabled(source);
   }
 
   onModuleInit(): void {
-    const unsigned = [...this.enabled].map((name) => this.all.get(name)!).filter((source) => !source.hasCredential);
+    const enabled = [...this.enabled].map((name) => this.all.get(name)!);
+    const problems = enabled.map((source) => source.configurationProblem?.() ?? null).filter((problem) => problem !== null);
+    if (problems.length > 0) throw new Error(problems.join('; '));
+    const unsigned = enabled.filter((source) => !source.hasCredential);
     const production = this.config.NODE_ENV === 'production';
     const refused = unsigned.filter((source) => production && !this.config.WEBHOOK_ALLOW_UNSIGNED.includes(source.name));
     if (refused.length > 0) {

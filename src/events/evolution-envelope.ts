@@ -1,0 +1,93 @@
+import { readString, type JsonObject } from './payload-values.js';
+
+/**
+ * Every value of Evolution v2's `Events` enum (src/api/types/wa.types.ts). The URL suffix that
+ * WEBHOOK_BY_EVENTS appends turns every separator into `-`, so `group-participants-update` can
+ * only be told from `group.participants.update` by knowing the real names.
+ */
+const EVENT_NAMES = [
+  'application.startup',
+  'instance.create',
+  'instance.delete',
+  'qrcode.updated',
+  'connection.update',
+  'status.instance',
+  'messages.set',
+  'messages.upsert',
+  'messages.edited',
+  'messages.update',
+  'messages.delete',
+  'send.message',
+  'send.message.update',
+  'contacts.set',
+  'contacts.upsert',
+  'contacts.update',
+  'presence.update',
+  'chats.set',
+  'chats.update',
+  'chats.upsert',
+  'chats.delete',
+  'groups.upsert',
+  'groups.update',
+  'group-participants.update',
+  'call',
+  'typebot.start',
+  'typebot.change-status',
+  'labels.edit',
+  'labels.association',
+  'creds.update',
+  'messaging-history.set',
+  'remove.instance',
+  'logout.instance',
+];
+
+const NAME_BY_FLAT_SPELLING = new Map(EVENT_NAMES.map((name) => [flatten(name), name]));
+
+/**
+ * The body's spelling (`messages.upsert`) from any of the three Evolution uses: the body's, the
+ * configuration's (`MESSAGES_UPSERT`) and the URL suffix's (`messages-upsert`, with or without
+ * its slash). A name Evolution does not have yet is kept, lowercased, with dots.
+ */
+export function evolutionEventName(name: string): string {
+  const flat = flatten(name);
+  return NAME_BY_FLAT_SPELLING.get(flat) ?? flat.replace(/_/g, '.');
+}
+
+function flatten(name: string): string {
+  return name
+    .trim()
+    .replace(/^\/+|\/+$/g, '')
+    .toLowerCase()
+    .replace(/[.-]/g, '_');
+}
+
+/**
+ * What every raw item keeps of the body. A list of what to keep rather than the body minus
+ * `apikey`: `apikey` is an Evolution API key (the instance's token in v2; v1's global webhook
+ * sent the server's global admin key), `destination` is this service's own URL, where operators
+ * put tokens when Evolution cannot send headers, and a field Evolution adds later must not be
+ * stored before someone has judged it. `data` is added per item.
+ */
+export interface Envelope {
+  event: string;
+  instance: string;
+  date_time: unknown;
+  /** The instance's own WhatsApp id (Evolution's `wuid`), not the other party. */
+  sender: unknown;
+  server_url: unknown;
+}
+
+/** Null when the body names no event or no instance: nothing can be keyed without them. */
+export function readEnvelope(body: JsonObject, pathEvent?: string): Envelope | null {
+  const named = readString(body.event) ?? (pathEvent === undefined ? null : readString(pathEvent));
+  const event = named === null ? '' : evolutionEventName(named);
+  const instance = readString(body.instance);
+  if (event === '' || instance === null) return null;
+  return {
+    event,
+    instance,
+    date_time: body.date_time ?? null,
+    sender: body.sender ?? null,
+    server_url: body.server_url ?? null,
+  };
+}

@@ -1,0 +1,147 @@
+import { buildKey } from './idempotency-key.js';
+import { createEvent, type NormalizedEvent } from './normalized-event.js';
+import type { DeliveryStatus, StatusFacts } from './status-ladder.js';
+import { readString, type JsonObject } from './payload-values.js';
+
+/**
+ * Twilio Programmable Messaging (WhatsApp senders). One form POST carries one event: an
+ * inbound message (the incoming-message webhook) or one step of an outbound message (its
+ * StatusCallback). Parameter names as documented at
+ * https://www.twilio.com/docs/messaging/guides/webhook-request and
+ * https://www.twilio.com/docs/messaging/guides/track-outbound-message-status.
+ */
+
+/**
+ * The status an inbound message is reported with. Twilio's docs note an incoming message can
+ * also raise a status callback, `received`: same message, so it takes the message's key.
+ */
+const INBOUND_STATUS = 'received';
+
+/**
+ * Twilio's outbound statuses on the delivery ladder. Left off on purpose: queued, accepted,
+ * scheduled and sending (still inside Twilio, the ladder starts at sent); receiving and
+ * received (inbound); partially_delivered (some recipients only: delivered would overstate
+ * it); canceled (the business withdrew a scheduled message before any attempt; failed is
+ * terminal and would pin an error on a message nobody tried to deliver). A Map, not an object
+ * literal, so a status named like a prototype member (`constructor`) reads as nothing.
+ */
+const LADDER: ReadonlyMap<string, DeliveryStatus> = new Map([
+  ['sent', 'sent'],
+  ['delivered', 'delivered'],
+  ['read', 'read'],
+  ['failed', 'failed'],
+  ['undelivered', 'failed'],
+]);
+
+const WHATSAPP_PREFIX = /^whatsapp:/i;
+
+/** `params` is the decoded form body: string values, a repeated name as a string[]. */
+export function parseTwilioBody(params: JsonObject): NormalizedEvent[] {
+  const sid = messageSid(params);
+  if (sid === null) return [];
+  const status = statusOf(params);
+  const account = readString(params.AccountSid);
+  // Every parameter is kept: the media fields (NumMedia, MediaUrlN, MediaContentTypeN) are
+  // what a later step fetches the media with. The form carries no credential of ours.
+  const raw = { ...params };
+  if (status === null || status === INBOUND_STATUS) {
+    return [
+      createEvent({
+        key: buildKey('twilio', 'msg', [sid]),
+        provider: 'twilio',
+        kind: 'message',
+        type: messageType(params),
+        sender: address(params.From),
+        tenant: tenantOf(account, params.To),
+        providerTimestamp: null,
+        fromMe: false,
+        raw,
+      }),
+    ];
+  }
+  // On a status callback the roles swap: From is the business sender, To the user. The
+  // tenant is still the business number, so it is read from From here (a tenant taken from
+  // To, as for inbound messages, would file each user's receipts under the user's number).
+  return [
+    createEvent({
+      key: buildKey('twilio', 'status', [sid, status]),
+      provider: 'twilio',
+      kind: 'status',
+      type: status,
+      sender: address(params.To),
+      tenant: tenantOf(account, params.From),
+      // Twilio sends no event time (RawDlrDoneDate is SMS-only, to the minute).
+      providerTimestamp: null,
+      fromMe: false,
+      raw,
+    }),
+  ];
+}
+
+/** The parser keeps every parameter as `raw` and the lowercased status as `type`. */
+export function readTwilioStatus({ raw, type }: NormalizedEvent): StatusFacts {
+  return { messageId: messageSid(raw), status: LADDER.get(type) ?? null, error: errorOf(raw) };
+}
+
+/**
+ * MessageSid; SmsSid and SmsMessageSid are documented as the same value, kept for backward
+ * compatibility, so they stand in when it is missing. A repeated field (a string[]) is
+ * ambiguous and reads as absent, like every other field here.
+ */
+function messageSid(params: JsonObject): string | null {
+  return readString(params.MessageSid) ?? readString(params.SmsSid) ?? readString(params.SmsMessageSid);
+}
+
+/**
+ * MessageStatus names the step of a status callback; older callbacks and inbound messages
+ * carry only SmsStatus (`received` on inbound). Neither present reads as an inbound message:
+ * Twilio's incoming-message webhook is the one without a lifecycle to report.
+ */
+function statusOf(params: JsonObject): string | null {
+  const status = readString(params.MessageStatus) ?? readString(params.SmsStatus);
+  return status === null ? null : status.trim().toLowerCase();
+}
+
+/**
+ * Twilio's own MessageType (text, image, location, button, interactive…) when it sends one;
+ * otherwise read from the first media item or a shared location, else plain text.
+ */
+function messageType(params: JsonObject): string {
+  const declared = readString(params.MessageType);
+  if (declared !== null) return declared.trim().toLowerCase();
+  const contentType = readString(params.MediaContentType0);
+  if (contentType !== null || Number(readString(params.NumMedia) ?? 0) > 0) return mediaType(contentType);
+  if (readString(params.Latitude) !== null && readString(params.Longitude) !== null) return 'location';
+  return 'text';
+}
+
+function mediaType(contentType: string | null): string {
+  if (contentType === null) return 'media';
+  const major = contentType.split('/')[0]?.trim().toLowerCase() ?? '';
+  return major === 'image' || major === 'video' || major === 'audio' ? major : 'document';
+}
+
+/**
+ * A number without Twilio's `whatsapp:` channel prefix, so it matches the same user's
+ * number from other sources. Other channel addresses (messenger:, rcs:) stay whole: stripped,
+ * they could pass for a WhatsApp number with the same digits.
+ */
+function address(value: unknown): string | null {
+  const text = readString(value);
+  return text === null ? null : readString(text.replace(WHATSAPP_PREFIX, ''));
+}
+
+/** `<AccountSid>:<business number>`: a number alone could be another Twilio account's sender. */
+function tenantOf(account: string | null, businessAddress: unknown): string | null {
+  const business = address(businessAddress);
+  return account === null || business === null ? null : `${account}:${business}`;
+}
+
+/**
+ * `63016 <text>`: ErrorCode with ErrorMessage, or the WhatsApp channel's own
+ * ChannelStatusMessage (documented for failed WhatsApp deliveries); null when neither is sent.
+ */
+function errorOf(raw: JsonObject): string | null {
+  const parts = [readString(raw.ErrorCode), readString(raw.ErrorMessage) ?? readString(raw.ChannelStatusMessage)];
+  return parts.filter((part) => part !== null).join(' ') || null;
+}

@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { SignatureError } from '../../common/domain-errors.js';
+import { AppConfig } from '../../config/app-config.js';
+import { parseMetaBody } from '../../events/meta.parser.js';
+import type { JsonObject } from '../../events/payload-values.js';
+import { check360dialogSignature, checkSharedSecret } from '../signatures.js';
+import { CredentialedSource, type InboundDelivery, type Verification } from './webhook-source.js';
+
+/**
+ * 360dialog: Meta's Cloud API payloads, keyed in 360dialog's own namespace. Two credentials,
+ * each checked when configured: x-360dialog-signature (HMAC-SHA256 of the body with the
+ * partner's platform secret) and the custom header a partner sets on its webhook URL.
+ */
+@Injectable()
+export class Dialog360Source extends CredentialedSource {
+  readonly name = '360dialog';
+  readonly shape = 'meta' as const;
+  readonly credentialVariable = 'DIALOG360_PLATFORM_SECRET or DIALOG360_HEADER_SECRET';
+
+  constructor(private readonly config: AppConfig) {
+    super();
+  }
+
+  protected get credentials() {
+    return [...this.config.DIALOG360_PLATFORM_SECRET, ...this.config.DIALOG360_HEADER_SECRET];
+  }
+
+  protected check(delivery: InboundDelivery): Verification {
+    const { DIALOG360_PLATFORM_SECRET: platformSecrets, DIALOG360_HEADER_SECRET: headerSecrets, DIALOG360_HEADER_NAME: headerName } = this.config;
+    if (platformSecrets.length > 0) {
+      const failure = check360dialogSignature(delivery.rawBody, delivery.header('x-360dialog-signature'), platformSecrets);
+      if (failure) throw new SignatureError('x-360dialog-signature', failure);
+    }
+    if (headerSecrets.length > 0) {
+      const failure = checkSharedSecret(delivery.header(headerName.toLowerCase()), headerSecrets);
+      if (failure) throw new SignatureError(headerName, failure);
+    }
+    return { authenticated: true };
+  }
+
+  protected parseBody(body: JsonObject) {
+    return parseMetaBody(body, '360dialog');
+  }
+}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { SignatureError } from '../../common/domain-errors.js';
+import { AppConfig } from '../../config/app-config.js';
+import { parseEvolutionBody } from '../../events/evolution.parser.js';
+import type { JsonObject } from '../../events/payload-values.js';
+import { checkEvolutionApiKey } from '../evolution-credential.js';
+import { CredentialedSource, type InboundDelivery, type Verification } from './webhook-source.js';
+
+/**
+ * Evolution API: it signs nothing, so the API key it puts in the body (`apikey`), or in a
+ * header set on the webhook, is the credential. The parser leaves it out of every event.
+ * With WEBHOOK_BY_EVENTS it appends the event to the URL: /webhook/evolution/messages-upsert.
+ */
+@Injectable()
+export class EvolutionSource extends CredentialedSource {
+  readonly name = 'evolution';
+  readonly shape = 'evolution' as const;
+  readonly credentialVariable = 'EVOLUTION_API_KEY';
+  override readonly takesUrlSuffix = true;
+
+  constructor(private readonly config: AppConfig) {
+    super();
+  }
+
+  protected get credentials() {
+    return this.config.EVOLUTION_API_KEY;
+  }
+
+  protected check(delivery: InboundDelivery): Verification {
+    const body = delivery.body as JsonObject;
+    const failure = checkEvolutionApiKey(body.apikey, delivery.header(this.config.EVOLUTION_HEADER_NAME.toLowerCase()), this.credentials);
+    if (failure) throw new SignatureError(`apikey (or ${this.config.EVOLUTION_HEADER_NAME})`, failure);
+    return { authenticated: true };
+  }
+
+  protected parseBody(body: JsonObject, _verification: Verification, delivery: InboundDelivery) {
+    return parseEvolutionBody(body, delivery.urlSuffix || undefined);
+  }
+}

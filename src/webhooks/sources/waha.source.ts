@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { SignatureError } from '../../common/domain-errors.js';
+import { AppConfig } from '../../config/app-config.js';
+import type { JsonObject } from '../../events/payload-values.js';
+import { parseWahaBody } from '../../events/waha.parser.js';
+import { checkWahaSignature } from '../waha-signature.js';
+import { CredentialedSource, type InboundDelivery, type Verification } from './webhook-source.js';
+
+/** WAHA (WhatsApp HTTP API): X-Webhook-Hmac, the hex HMAC-SHA512 of the body keyed by the webhook's hmac key. */
+@Injectable()
+export class WahaSource extends CredentialedSource {
+  readonly name = 'waha';
+  readonly shape = 'waha' as const;
+  readonly credentialVariable = 'WAHA_WEBHOOK_HMAC_KEY';
+
+  constructor(private readonly config: AppConfig) {
+    super();
+  }
+
+  protected get credentials() {
+    return this.config.WAHA_WEBHOOK_HMAC_KEY;
+  }
+
+  protected check(delivery: InboundDelivery): Verification {
+    const failure = checkWahaSignature(
+      delivery.rawBody,
+      delivery.header('x-webhook-hmac'),
+      delivery.header('x-webhook-hmac-algorithm'),
+      this.credentials,
+    );
+    if (failure) throw new SignatureError('X-Webhook-Hmac', failure);
+    return { authenticated: true };
+  }
+
+  protected parseBody(body: JsonObject) {
+    return parseWahaBody(body);
+  }
+}
