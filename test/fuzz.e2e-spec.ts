@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { metaSignature } from './support/signing.js';
+import { metaSignature, twilioHeaders } from './support/signing.js';
 import { postWebhook, useServiceWithDatabase, type WebhookAnswer } from './support/test-app.js';
 
 /**
@@ -9,7 +9,7 @@ import { postWebhook, useServiceWithDatabase, type WebhookAnswer } from './suppo
  * fast-check prints the seed and the shrunk request.
  */
 
-const ctx = useServiceWithDatabase();
+const ctx = useServiceWithDatabase({ WEBHOOK_PROVIDERS: 'meta,wasender,generic,twilio,360dialog,waha,evolution' });
 
 // ---------------------------------------------------------------------------------------------
 // Arbitraries (compact versions of src/events/parsers.property.spec.ts's)
@@ -63,10 +63,27 @@ const wasenderBody = fc.oneof(
   fc.record({ event: fc.constant('message-receipt.update'), data: rec({ key: wasenderKey, receipt: rec({ userJid: scalar, readTimestamp: scalar, receiptTimestamp: scalar }) }) }),
   fc.record({ event: fc.oneof(fc.constantFrom('session.status', 'chats.upsert'), text), data: fc.dictionary(text, any, { maxKeys: 3 }) }),
 ).chain((body) => rec({ sessionId: fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 32, maxLength: 32 }), timestamp: scalar }).map((extra) => ({ ...body, ...extra })));
+const wahaBody = rec({
+  id: scalar, timestamp: scalar, me: rec({ id: scalar }),
+  payload: rec({ id, from: scalar, to: scalar, fromMe: fc.oneof(fc.boolean(), scalar), participant: scalar, ack: fc.oneof(fc.integer({ min: -2, max: 6 }), scalar), ackName: scalar, body: any, type: scalar, _data: any }),
+}).chain((body) => fc.record({ event: fc.oneof(fc.constantFrom('message', 'message.any', 'message.ack', 'message.ack.group', 'session.status'), text), session: text }).map((head) => ({ ...body, ...head, payload: body.payload ?? {} })));
+const evolutionItem = rec({ key: rec({ id, remoteJid: scalar, fromMe: fc.oneof(fc.boolean(), scalar), participant: scalar }), keyId: scalar, status: fc.oneof(fc.constantFrom('SERVER_ACK', 'DELIVERY_ACK', 'READ', 'PLAYED', 'ERROR', 'PENDING'), scalar), message: any, messageType: scalar, messageTimestamp: scalar });
+const evolutionBody = fc.record({
+  event: fc.oneof(fc.constantFrom('messages.upsert', 'MESSAGES_SET', 'messages.update', 'send.message', 'connection.update'), text),
+  instance: text,
+  data: fc.oneof(evolutionItem, fc.array(evolutionItem, { maxLength: 4 })).map((data) => data ?? {}),
+  apikey: fc.oneof(fc.constant('EVOLUTION-API-KEY-FOR-TESTS-0001'), scalar),
+  date_time: scalar,
+});
+/** Twilio's form posts: random parameters around the ones the parser reads. */
+const twilioParams = fc.record(
+  { MessageSid: fc.oneof(id, fc.constant('')), MessageStatus: fc.oneof(fc.constantFrom('received', 'sent', 'delivered', 'read', 'failed', 'undelivered'), text), From: text, To: text, AccountSid: text, NumMedia: text, MediaContentType0: text, MessageType: text, Body: text },
+  { requiredKeys: [] },
+).chain((known) => fc.dictionary(text, text, { maxKeys: 3 }).map((extra) => ({ ...extra, ...known }) as Record<string, string>));
 const genericBody = rec({ event: fc.oneof(fc.constantFrom('message', 'status'), scalar), id, messageId: scalar, timestamp: scalar, from: scalar, type: scalar, status: scalar, text: any });
 
 const anyPath = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom('/webhook', '/webhook/meta', '/webhook/wasender', '/webhook/generic') },
+  { weight: 4, arbitrary: fc.constantFrom('/webhook', '/webhook/meta', '/webhook/wasender', '/webhook/generic', '/webhook/twilio', '/webhook/360dialog', '/webhook/waha', '/webhook/evolution', '/webhook/evolution/messages-upsert', '/webhook/meta/x') },
   { weight: 1, arbitrary: text.map((segment) => `/webhook/${encodeURIComponent(segment.replace(/[\ud800-\udfff]/g, 'x')) || 'x'}`) },
 );
 /** A provider-shaped body, mostly posted to its own URL or /webhook (so most are taken), sometimes anywhere. */
@@ -91,7 +108,11 @@ const contentType = fc.oneof(
 );
 const request = fc
   .tuple(
-    fc.oneof({ weight: 2, arbitrary: shaped('meta', metaBody) }, { weight: 2, arbitrary: shaped('wasender', wasenderBody) }, { weight: 2, arbitrary: shaped('generic', genericBody) }, { weight: 2, arbitrary: unshaped }),
+    fc.oneof(
+      { weight: 2, arbitrary: shaped('meta', metaBody) }, { weight: 1, arbitrary: shaped('360dialog', metaBody) }, { weight: 2, arbitrary: shaped('wasender', wasenderBody) },
+      { weight: 2, arbitrary: shaped('generic', genericBody) }, { weight: 2, arbitrary: shaped('waha', wahaBody) }, { weight: 2, arbitrary: shaped('evolution', evolutionBody) },
+      { weight: 2, arbitrary: unshaped },
+    ),
     fc.record({ contentType, sign: fc.oneof({ weight: 5, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }) }),
   )
   .map(([{ body, path }, rest]): { body: string | Buffer; path: string; contentType: string; sign: boolean } => ({ body, path, ...rest }));
@@ -99,6 +120,16 @@ const request = fc
 // ---------------------------------------------------------------------------------------------
 // Properties
 // ---------------------------------------------------------------------------------------------
+
+/** A 200's acknowledgement adds up, and its keys are bounded and namespaced by a source. */
+function expectAck({ accepted, duplicates, stale, events }: WebhookAnswer): void {
+  expect(accepted + duplicates + stale).toBe(events.length);
+  expect(events.length).toBeGreaterThan(0);
+  for (const event of events) {
+    expect(event.id.length).toBeLessThanOrEqual(255);
+    expect(event.id).toMatch(/^(meta|wasender|generic|360dialog|waha|evolution):/);
+  }
+}
 
 describe('POST /webhook and /webhook/<source>, fuzzed', () => {
   it('answers 200 or a 4xx to anything, never a 5xx', async () => {
@@ -110,17 +141,22 @@ describe('POST /webhook and /webhook/<source>, fuzzed', () => {
         const answer = await postWebhook<WebhookAnswer>(ctx.service.baseUrl, body, headers, { sign, path });
         const status = answer.status;
         expect(status === 200 || (status >= 400 && status < 500)).toBe(true);
-        if (status === 200) {
-          const { accepted, duplicates, stale, events } = answer.body;
-          expect(accepted + duplicates + stale).toBe(events.length);
-          expect(events.length).toBeGreaterThan(0);
-          for (const event of events) {
-            expect(event.id.length).toBeLessThanOrEqual(255);
-            expect(event.id).toMatch(/^(meta|wasender|generic):/);
-          }
-        }
+        if (status === 200) expectAck(answer.body);
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('answers Twilio form posts, signed or not, with TwiML or a 4xx, never a 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(twilioParams, fc.boolean(), async (params, sign) => {
+        const raw = new URLSearchParams(params).toString();
+        const headers = { 'content-type': 'application/x-www-form-urlencoded', ...(sign ? await twilioHeaders('/webhook/twilio', params) : {}) };
+        const answer = await postWebhook<string>(ctx.service.baseUrl, raw, headers, { sign: false, path: '/webhook/twilio' });
+        expect(answer.status === 200 || (answer.status >= 400 && answer.status < 500)).toBe(true);
+        if (answer.status === 200) expect(answer.body).toBe('<?xml version="1.0" encoding="UTF-8"?><Response/>');
+      }),
+      { numRuns: 100 },
     );
   });
 

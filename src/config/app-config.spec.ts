@@ -43,6 +43,11 @@ describe('validateConfig', () => {
     expect(validateConfig(base).WEBHOOK_PROVIDERS).toEqual(['meta', 'wasender', 'generic']);
   });
 
+  it('takes PUBLIC_BASE_URL with a path prefix, and the new sources only when named', () => {
+    expect(validateConfig({ ...base, PUBLIC_BASE_URL: 'https://hooks.example.com/wa' }).PUBLIC_BASE_URL).toBe('https://hooks.example.com/wa');
+    expect(validateConfig({ ...base, WEBHOOK_PROVIDERS: 'twilio,360dialog,waha,evolution' }).WEBHOOK_PROVIDERS).toEqual(['twilio', '360dialog', 'waha', 'evolution']);
+  });
+
   it.each([
     [{}, /DATABASE_URL/],
     [{ ...base, DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
@@ -60,6 +65,13 @@ describe('validateConfig', () => {
     [{ ...base, GENERIC_WEBHOOK_SECRET: 'whsec_AAAA' }, /GENERIC_WEBHOOK_SECRET must hold at least 16 bytes/],
     [{ ...base, FORWARD_SECRET: 'whsec_not base64!' }, /FORWARD_SECRET/],
     [{ ...base, WEBHOOK_TOLERANCE_SECONDS: '0' }, /WEBHOOK_TOLERANCE_SECONDS/],
+    [{ ...base, PUBLIC_BASE_URL: 'hooks.example.com' }, /PUBLIC_BASE_URL/],
+    [{ ...base, PUBLIC_BASE_URL: 'https://hooks.example.com/?x=1' }, /PUBLIC_BASE_URL/],
+    [{ ...base, PUBLIC_BASE_URL: 'ftp://hooks.example.com' }, /PUBLIC_BASE_URL/],
+    [{ ...base, TWILIO_AUTH_TOKEN: 'short' }, /TWILIO_AUTH_TOKEN/],
+    [{ ...base, DIALOG360_HEADER_NAME: 'X Partner' }, /DIALOG360_HEADER_NAME/],
+    [{ ...base, EVOLUTION_API_KEY: 'short' }, /EVOLUTION_API_KEY/],
+    [{ ...base, WASENDER_TENANT: 'x'.repeat(129) }, /WASENDER_TENANT/],
   ])('rejects %o naming the variable', (env, name) => {
     expect(() => validateConfig(env)).toThrow(name);
   });

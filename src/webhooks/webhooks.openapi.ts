@@ -18,8 +18,8 @@ const PATH_PARAMETERS = {
 
 function receiveOperation(summary: string, operationId: string, route: Route): OperationObject {
   const withSource = route !== 'any';
-  const form = route === 'source' ? { 'application/x-www-form-urlencoded': { schema: { type: 'object', additionalProperties: { type: 'string' } } } } : {};
-  const twiml = route === 'source' ? { 'text/xml': { schema: { type: 'string', example: '<?xml version="1.0" encoding="UTF-8"?><Response/>' } } } : {};
+  const form: Record<string, { schema: object }> = route === 'source' ? { 'application/x-www-form-urlencoded': { schema: { type: 'object', additionalProperties: { type: 'string' } } } } : {};
+  const twiml: Record<string, { schema: object }> = route === 'source' ? { 'text/xml': { schema: { type: 'string', example: '<?xml version="1.0" encoding="UTF-8"?><Response/>' } } } : {};
   return {
     operationId,
     summary,

@@ -2,7 +2,7 @@ import { eventually } from '../support/eventually.js';
 import { postForm, twilioFixture } from '../support/forms.js';
 import { metaText } from '../support/payloads.js';
 import { TEST_SECRETS, twilioHeaders } from '../support/signing.js';
-import { postWebhook, useServiceWithDatabase } from '../support/test-app.js';
+import { postWebhook, startTestApp, useServiceWithDatabase } from '../support/test-app.js';
 
 const SHARED_KEY = 'twilio-shared-key-for-tests-0001';
 const ctx = useServiceWithDatabase({ WEBHOOK_PROVIDERS: 'meta,twilio', TWILIO_WEBHOOK_SHARED_KEY: SHARED_KEY, WORKER_ENABLED: 'true' });
@@ -111,5 +111,11 @@ describe('Twilio WhatsApp at /webhook/twilio', () => {
       (body) => body.status === 'failed',
     );
     expect(failed.error).toMatch(/^63024/);
+  });
+
+  it('refuses to start with a Twilio credential but no PUBLIC_BASE_URL, saying why', async () => {
+    await expect(startTestApp({ DATABASE_URL: ctx.db.url, WEBHOOK_PROVIDERS: 'twilio', PUBLIC_BASE_URL: undefined })).rejects.toThrow(
+      'webhook source twilio needs PUBLIC_BASE_URL',
+    );
   });
 });
