@@ -75,7 +75,7 @@ export class DeliveriesRepository {
       SELECT wamid, provider::text AS provider, recipient, status::text AS status, error, sent_at AS "sentAt",
         delivered_at AS "deliveredAt", read_at AS "readAt", played_at AS "playedAt", failed_at AS "failedAt",
         created_at AS "createdAt", updated_at AS "updatedAt"
-      FROM deliveries WHERE wamid = ${wamid} AND (${provider ?? null}::text IS NULL OR provider::text = ${provider ?? null}::text)
-      ORDER BY provider`;
+      FROM deliveries d WHERE wamid = ${wamid} AND (${provider ?? null}::text IS NULL OR d.provider::text = ${provider ?? null}::text)
+      ORDER BY d.provider`; // the enum's order (meta first), not the text's
   }
 }
