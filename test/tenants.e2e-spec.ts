@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { metaText, uniqueId } from './support/payloads.js';
+import { fixture, metaText, uniqueId } from './support/payloads.js';
 import { postWebhook, useServiceWithDatabase } from './support/test-app.js';
 
 // Tenants (the business number an event belongs to) and business-scoped user ids, over HTTP.
-const ctx = useServiceWithDatabase({ WEBHOOK_PROVIDERS: 'meta,wasender,generic,360dialog' });
+const ctx = useServiceWithDatabase({ WEBHOOK_PROVIDERS: 'meta,wasender,generic,360dialog', WASENDER_TENANT: 'wasender-line-1' });
 const get = async (path: string) => {
   const res = await fetch(`${ctx.service.baseUrl}${path}`);
   return { status: res.status, body: (await res.json()) as any };
@@ -57,6 +57,14 @@ describe('tenants', () => {
     expect(b.body).toMatchObject({ total: 2, byProvider: { meta: 1, generic: 1 } });
     const all = await get('/messages/stats');
     expect(all.body.total).toBeGreaterThanOrEqual(6);
+  });
+
+  it('come from WASENDER_TENANT for WASender, whose body names no business number', async () => {
+    const payload = fixture('wasender_messages_received');
+    payload.data.messages.key.id = uniqueId('3EB0');
+    expect((await postWebhook(ctx.service.baseUrl, payload, {}, { path: '/webhook/wasender' })).status).toBe(200);
+    const { body } = await get(`/messages/${encodeURIComponent(`wasender:msg:${payload.data.messages.key.id}`)}`);
+    expect(body.tenant).toBe('wasender-line-1');
   });
 
   it('refuse an over-long tenant filter with a 400 naming the parameter', async () => {
