@@ -9,14 +9,11 @@ import { MetricsService } from '../metrics/metrics.service.js';
 import { raceWithSignal, type Abandonable } from './abandonable.js';
 import { AttemptDeadlineError, LeaseLostError, ShutdownInterruption } from './attempt-interruptions.js';
 import { effectKey, RetryLaterError } from './event-step.js';
+import type { JobProcessor, ProcessOutcome } from './job-queue.js';
 import type { AttemptFailure, FailureOutcome, LeasedEvent, StepRecord } from './leased-event.js';
 import { nextRetryDelayMs } from './retry-policy.js';
 import { StepRegistry } from './step-registry.service.js';
 import { WorkQueueRepository } from './work-queue.repository.js';
-
-export type ProcessOutcome =
-  | { outcome: 'processed' | 'dead' | 'lease-lost' | 'released' }
-  | { outcome: 'failed'; retryInMs: number };
 
 const MAX_ERROR_LENGTH = 2000;
 /** A write is retried through a database blip only while this much of the lease is left. */
@@ -28,7 +25,7 @@ const LEASE_MARGIN_MS = 1000;
  * stopped and a completed step never runs again.
  */
 @Injectable()
-export class EventProcessor {
+export class EventProcessor implements JobProcessor<LeasedEvent> {
   private readonly logger = new Logger('Worker');
   private readonly records: GroupCommit<StepRecord, boolean>;
   private readonly failures: GroupCommit<AttemptFailure, FailureOutcome>;

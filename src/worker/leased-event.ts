@@ -1,22 +1,13 @@
 import type { NormalizedEvent } from '../events/normalized-event.js';
+import type { LeasedJob } from './job-queue.js';
 
-/** An event this worker holds a lease on, with what its earlier attempts completed. */
-export interface LeasedEvent {
+/** An event this worker holds a lease on (its `key` is the event's), with what its earlier attempts completed. */
+export interface LeasedEvent extends LeasedJob {
   event: NormalizedEvent;
-  /** Fences every write of this attempt: once another worker re-leases the event, it no longer matches. */
-  leaseToken: string;
-  /** 1 on the first attempt; a lease that expired counted as one. */
-  attempt: number;
   /** 0, or n for the n-th operator replay from the start (a deliberate second effect). */
   replay: number;
-  receivedAt: Date;
   /** Results of the steps already recorded, by step name. */
   completed: Record<string, unknown>;
-  /**
-   * Until when (this process's clock, ms) the lease is surely held: set when leased, moved on by
-   * every renewal. Writes are retried through a database blip only until then.
-   */
-  validUntil: number;
 }
 
 /** One write of the worker: a step's recovery point, the end of the event, or both. */

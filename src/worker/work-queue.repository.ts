@@ -168,6 +168,7 @@ export class WorkQueueRepository {
 
 function toLeasedEvent(row: LeasedRow, validUntil: number): LeasedEvent {
   return {
+    key: row.message_id,
     event: {
       key: row.message_id,
       provider: row.provider,

@@ -1,58 +1,32 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
-import { redactPhoneNumbers } from '../logging/redact.js';
+import type { ProcessingOutcome } from '../metrics/metric-labels.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { AttemptDeadlineError, LeaseLostError, ShutdownInterruption } from './attempt-interruptions.js';
 import { EventProcessor } from './event-processor.service.js';
-import { InboxListener } from './inbox-listener.service.js';
-import { LeaseKeeper } from './lease-keeper.service.js';
+import type { JobQueue } from './job-queue.js';
 import type { LeasedEvent } from './leased-event.js';
+import { QueueWorker } from './queue-worker.js';
 import { WorkQueueRepository } from './work-queue.repository.js';
 
-interface InFlight {
-  lease: LeasedEvent;
-  controller: AbortController;
-  done: Promise<void>;
-}
-
 /**
- * The processing loop of one process: leases due events while it has free slots
- * (WORKER_CONCURRENCY), hands each to the EventProcessor, and sleeps until a notification,
- * a freed slot or the poll interval. While a backlog waits, slots are refilled a quarter of
- * WORKER_CONCURRENCY at a time rather than one by one as attempts finish: one lease statement
- * per event was most of the worker's database round trips (bench/README.md). Every attempt's lease is renewed while it runs
- * (LeaseKeeper); an attempt that runs past ATTEMPT_TIMEOUT_SECONDS is aborted and gives up its
- * slot at once, even if its step ignores the abort. On shutdown it stops leasing, lets
- * in-flight events finish within SHUTDOWN_TIMEOUT_MS and releases the rest.
+ * The inbox's worker: leases due events (WORKER_CONCURRENCY at a time) and runs their steps.
+ * Woken by the messages insert trigger's NOTIFY on `messages_inbox`.
  */
 @Injectable()
-export class WorkerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('Worker');
-  readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`.slice(-128);
-  /** Attempts holding a slot, by lease token (the same event may be leased again by this process). */
-  private readonly inFlight = new Map<string, InFlight>();
-  /** Attempts past their deadline whose step has not stopped yet: no slot, but their lease is kept. */
-  private readonly overrunning = new Map<string, InFlight>();
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private moreMayBeDue = true;
-  /** The last lease filled every free slot: a backlog is waiting, so slots are refilled in batches. */
-  private backlogged = false;
-  /** Counts notifications, so one that arrives while a lease query runs is not lost. */
-  private notifications = 0;
-  private wakeUp: (() => void) | null = null;
-
+export class WorkerService extends QueueWorker<LeasedEvent> implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(
-    private readonly config: AppConfig,
-    private readonly queue: WorkQueueRepository,
-    private readonly processor: EventProcessor,
-    private readonly listener: InboxListener,
-    private readonly leases: LeaseKeeper,
+    config: AppConfig,
+    repository: WorkQueueRepository,
+    processor: EventProcessor,
     private readonly metrics: MetricsService,
-  ) {}
+  ) {
+    const queue: JobQueue<LeasedEvent> = {
+      lease: (limit, workerId) => repository.lease(limit, config.LEASE_SECONDS, config.MAX_ATTEMPTS, workerId),
+      renew: (jobs) => repository.renew(jobs.map((job) => job.leaseToken), config.LEASE_SECONDS),
+      release: (jobs) => repository.release(jobs.map((job) => ({ key: job.key, leaseToken: job.leaseToken }))),
+    };
+    super(config, queue, processor, { noun: 'event', channel: 'messages_inbox', concurrency: config.WORKER_CONCURRENCY });
+  }
 
   onApplicationBootstrap(): void {
     if (this.config.WORKER_ENABLED) this.start();
@@ -62,137 +36,11 @@ export class WorkerService implements OnApplicationBootstrap, BeforeApplicationS
     await this.stop();
   }
 
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    if (this.config.WORKER_LISTEN) this.listener.start(() => this.wakeForDueWork());
-    this.loop = this.run();
-    this.logger.log(`worker ${this.workerId} started: ${this.config.WORKER_CONCURRENCY} at a time, lease ${this.config.LEASE_SECONDS} s`);
+  protected leased(job: LeasedEvent): void {
+    this.metrics.eventLeased(job.receivedAt, job.attempt);
   }
 
-  async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    this.wake();
-    await this.loop;
-    await this.listener.stop();
-    const attempts = () => [...this.inFlight.values(), ...this.overrunning.values()];
-    const all = () => Promise.allSettled(attempts().map((f) => f.done));
-    if (attempts().length > 0 && !(await finishesWithin(all(), this.config.SHUTDOWN_TIMEOUT_MS))) {
-      for (const f of attempts()) f.controller.abort(new ShutdownInterruption());
-      await finishesWithin(all(), 1000); // attempts release themselves once aborted
-      const left = attempts().map((f) => ({ key: f.lease.event.key, leaseToken: f.lease.leaseToken }));
-      const released = await this.queue.release(left);
-      this.logger.warn(`shutdown: ${released} unfinished event(s) released for another worker`);
-    }
-    await this.leases.stop();
-    this.logger.log(`worker ${this.workerId} stopped`);
+  protected ended(outcome: ProcessingOutcome | 'lease-lost', count = 1): void {
+    this.metrics.processingOutcome(outcome, count);
   }
-
-  private async run(): Promise<void> {
-    let failures = 0;
-    let nextPollAt = 0;
-    const refillAt = Math.max(1, Math.floor(this.config.WORKER_CONCURRENCY / 4));
-    while (this.running) {
-      const free = this.config.WORKER_CONCURRENCY - this.inFlight.size;
-      const canLease = free >= (this.backlogged ? refillAt : 1);
-      if (canLease && (this.moreMayBeDue || Date.now() >= nextPollAt)) {
-        try {
-          nextPollAt = Date.now() + this.config.WORKER_POLL_MS;
-          const seen = this.notifications;
-          const { leased, dead } = await this.queue.lease(free, this.config.LEASE_SECONDS, this.config.MAX_ATTEMPTS, this.workerId);
-          failures = 0;
-          this.metrics.processingOutcome('dead', dead.length);
-          for (const key of dead) this.logger.error(`event ${redactPhoneNumbers(key)}: lease expired on its last attempt: dead`);
-          if (!this.running) {
-            await this.queue.release(leased.map((l) => ({ key: l.event.key, leaseToken: l.leaseToken })));
-            break;
-          }
-          leased.forEach((lease) => this.begin(lease));
-          // A full batch means more may be waiting; a short one that nothing is due until woken.
-          this.backlogged = leased.length + dead.length === free;
-          this.moreMayBeDue = this.backlogged || this.notifications !== seen;
-          if (this.moreMayBeDue) continue;
-        } catch (error) {
-          this.backlogged = false;
-          const delay = Math.min(30_000, this.config.WORKER_POLL_MS * 2 ** failures++);
-          nextPollAt = Date.now() + delay;
-          this.logger.warn(`leasing events failed (${(error as Error).message}); retrying in ${delay} ms`);
-        }
-      }
-      // Saturated (or a backlog waits for a batch of slots): wait for a slot to free. Otherwise: for a notification or the next poll.
-      await this.sleepUntilWoken(canLease ? Math.max(0, nextPollAt - Date.now()) : undefined);
-    }
-  }
-
-  private begin(lease: LeasedEvent): void {
-    const token = lease.leaseToken;
-    const controller = new AbortController();
-    const deadlineMs = this.config.ATTEMPT_TIMEOUT_SECONDS * 1000;
-    const deadline = setTimeout(() => {
-      controller.abort(new AttemptDeadlineError(deadlineMs));
-      this.freeSlot(token); // whether or not the step stops: its slot goes to other events now
-    }, deadlineMs);
-    this.leases.hold(lease, () => controller.abort(new LeaseLostError()));
-    this.metrics.eventLeased(lease.receivedAt, lease.attempt);
-    const done = this.processor
-      .process(lease, controller.signal)
-      .then((result) => {
-        this.metrics.processingOutcome(result.outcome);
-        if (result.outcome === 'failed' && result.retryInMs < this.config.WORKER_POLL_MS) {
-          setTimeout(() => this.wakeForDueWork(), result.retryInMs).unref();
-        }
-      })
-      .catch((error: Error) => {
-        this.metrics.processingOutcome('error');
-        // Nothing was recorded (the database is unreachable?): the lease expires and another attempt follows.
-        this.logger.error(`event ${redactPhoneNumbers(lease.event.key)}: could not record its outcome: ${error.message}`);
-      })
-      .finally(() => {
-        clearTimeout(deadline);
-        this.leases.letGo(token);
-        this.overrunning.delete(token);
-        this.inFlight.delete(token);
-        this.wake();
-      });
-    this.inFlight.set(token, { lease, controller, done });
-  }
-
-  private freeSlot(token: string): void {
-    const attempt = this.inFlight.get(token);
-    if (!attempt) return;
-    this.inFlight.delete(token);
-    this.overrunning.set(token, attempt);
-    this.wake();
-  }
-
-  private wakeForDueWork(): void {
-    this.notifications++;
-    this.moreMayBeDue = true;
-    this.wake();
-  }
-
-  private wake(): void {
-    this.wakeUp?.();
-  }
-
-  private sleepUntilWoken(ms?: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = ms === undefined ? null : setTimeout(() => done(), ms);
-      const done = () => {
-        if (timer) clearTimeout(timer);
-        this.wakeUp = null;
-        resolve();
-      };
-      this.wakeUp = done;
-    });
-  }
-}
-
-async function finishesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
-  const controller = new AbortController();
-  const timeout = sleep(ms, false, { signal: controller.signal }).catch(() => false);
-  const finished = await Promise.race([work.then(() => true), timeout]);
-  controller.abort();
-  return finished;
 }

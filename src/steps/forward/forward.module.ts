@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { ForwardClient } from './forward-client.js';
 import { ForwardStep } from './forward.step.js';
 
-@Module({ providers: [ForwardStep] })
+@Module({ providers: [ForwardClient, ForwardStep], exports: [ForwardClient] })
 export class ForwardModule {}

@@ -1,25 +1,28 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import pg from 'pg';
-import { AppConfig } from '../config/app-config.js';
+import type { AppConfig } from '../config/app-config.js';
 import { poolConfig } from '../prisma/pool-config.js';
 
-const CHANNEL = 'messages_inbox';
 const MAX_RECONNECT_DELAY_MS = 30_000;
 
 /**
- * Holds one connection LISTENing on the channel the messages insert trigger notifies, so an
- * idle worker starts on a new event within milliseconds instead of at its next poll. When the
- * connection drops it reconnects with backoff; meanwhile the poll alone keeps work moving.
+ * Holds one connection LISTENing on a queue's channel (the messages insert trigger notifies
+ * `messages_inbox`), so an idle worker starts on new work within milliseconds instead of at its
+ * next poll. When the connection drops it reconnects with backoff; meanwhile the poll alone
+ * keeps work moving.
  */
-@Injectable()
-export class InboxListener {
+export class NotificationListener {
   private readonly logger = new Logger('Worker');
   private client: pg.Client | null = null;
   private stopped = true;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private failures = 0;
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    /** A plain identifier: it is written into LISTEN as is. */
+    private readonly channel: string,
+  ) {}
 
   start(onNotify: () => void): void {
     this.stopped = false;
@@ -44,7 +47,7 @@ export class InboxListener {
       if (this.client === client) this.client = null;
       client.end().catch(() => undefined);
       const delay = Math.min(MAX_RECONNECT_DELAY_MS, 500 * 2 ** this.failures++);
-      if (this.failures === 1) this.logger.warn(`inbox notifications lost (${error?.message ?? 'connection ended'}); polling until reconnected`);
+      if (this.failures === 1) this.logger.warn(`${this.channel} notifications lost (${error?.message ?? 'connection ended'}); polling until reconnected`);
       this.reconnectTimer = setTimeout(() => void this.connect(onNotify), delay);
       this.reconnectTimer.unref();
     };
@@ -53,12 +56,12 @@ export class InboxListener {
     client.on('notification', () => onNotify());
     try {
       await client.connect();
-      await client.query(`LISTEN ${CHANNEL}`);
+      await client.query(`LISTEN ${this.channel}`);
     } catch (error) {
       return reconnect(error as Error);
     }
     if (this.stopped) return void client.end().catch(() => undefined);
-    if (this.failures > 0) this.logger.log('inbox notifications restored');
+    if (this.failures > 0) this.logger.log(`${this.channel} notifications restored`);
     this.failures = 0;
     this.client = client;
     onNotify(); // anything that arrived while we were not listening
