@@ -141,6 +141,7 @@ describe('GET /metrics', () => {
       wdd_events_total: 'counter',
       wdd_signature_rejections_total: 'counter',
       wdd_claims_shed_total: 'counter',
+      wdd_destination_outcomes_total: 'counter',
       wdd_ack_duration_seconds: 'histogram',
       wdd_processing_outcomes_total: 'counter',
       wdd_retention_purged_total: 'counter',

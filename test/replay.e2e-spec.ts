@@ -59,7 +59,7 @@ describe('POST /messages/{id}/replay', () => {
     expect((await detail(key)).body.attempts).toBe(2);
 
     downstreamUp = true;
-    expect(await replay(key)).toEqual({ status: 202, body: { id: key, status: 'received', completedSteps: [], replay: 0 } });
+    expect(await replay(key)).toEqual({ status: 202, body: { id: key, status: 'received', completedSteps: [], replay: 0, destinations: [] } });
     await eventually(() => statusOf(key), (s) => s === 'processed');
     expect((await detail(key)).body).toMatchObject({ attempts: 1, steps: [{ name: 'forward', attempt: 1 }] });
     expect(ctx.downstream.byKey(key).map((r) => r.headers['x-delivery-attempt'])).toEqual(['1', '2', '1']);

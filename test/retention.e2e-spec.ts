@@ -148,6 +148,19 @@ describe('the purge of finished events', () => {
     expect(await keys()).toEqual(['dead-29d', 'dead-40d-died-20d', 'dead-9d']);
   });
 
+  it('keeps a processed event while a delivery to a destination is unfinished, or dead and still replayable', async () => {
+    await insertEvents(['delivered', 'retrying', 'dead-lately', 'dead-long-ago'].map((key) => ({ key, status: 'processed' as const, received: 40 })));
+    await db.query(
+      `INSERT INTO destination_jobs (message_id, destination, status, due_at)
+       VALUES ('delivered', 'crm', 'processed', now() - interval '40 days'), ('retrying', 'crm', 'failed', now() - interval '35 days'),
+              ('dead-lately', 'crm', 'dead', now() - interval '20 days'), ('dead-long-ago', 'crm', 'dead', now() - interval '31 days'),
+              ('delivered', 'bot', 'processed', now() - interval '40 days')`,
+    );
+    expect(await repository.purgeFinishedEvents('processed', DAYS, 1000, 30)).toBe(2);
+    expect(await keys()).toEqual(['dead-lately', 'retrying']);
+    expect(await count('destination_jobs')).toBe(2); // the purged events' deliveries went with them
+  });
+
   it('measures age against the configured RETENTION_DAYS (30 here)', async () => {
     await insertEvents([
       { key: 'processed-20d', status: 'processed', received: 20 },
@@ -264,7 +277,7 @@ describe('the retention job', () => {
 
     expect(run).toMatchObject({ events: 2500, deadEvents: 0, deliveries: 1001 });
     expect(await Promise.all(events.mock.results.map((r) => r.value))).toEqual([1000, 1000, 500, 0]);
-    expect(events.mock.calls).toEqual([['processed', 8, 1000], ['processed', 8, 1000], ['processed', 8, 1000], ['dead', 30, 1000]]);
+    expect(events.mock.calls).toEqual([['processed', 8, 1000, 30], ['processed', 8, 1000, 30], ['processed', 8, 1000, 30], ['dead', 30, 1000]]);
     expect(await Promise.all(deliveries.mock.results.map((r) => r.value))).toEqual([1000, 1]);
     expect(await count('messages')).toBe(3);
     expect(await count('message_steps')).toBe(3);

@@ -99,6 +99,10 @@ function crossFieldErrors(config: AppConfig): string[] {
     else if (keyBytes(secret) < MIN_KEY_BYTES) errors.push(`FORWARD_SECRET: a whsec_ secret must hold at least ${MIN_KEY_BYTES} bytes`);
   }
   if (config.RETRY_MAX_MS < config.RETRY_BASE_MS) errors.push('RETRY_MAX_MS must not be below RETRY_BASE_MS');
+  // Until FORWARD_URL becomes the one-destination shorthand, the two would forward every event twice.
+  if (config.FORWARD_URL !== undefined && config.DESTINATIONS_FILE !== undefined) {
+    errors.push('FORWARD_URL and DESTINATIONS_FILE: set one (put FORWARD_URL into the file as a destination)');
+  }
   // A dead event is purged on its own, longer clock; purging it before the processed ones would defeat the point.
   if (config.DEAD_RETENTION_DAYS !== undefined && config.DEAD_RETENTION_DAYS < config.RETENTION_DAYS) {
     errors.push(`DEAD_RETENTION_DAYS must not be below RETENTION_DAYS (${config.RETENTION_DAYS})`);

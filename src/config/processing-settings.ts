@@ -83,6 +83,15 @@ export class ProcessingSettings extends TrustSettings {
   @Min(0)
   SHUTDOWN_TIMEOUT_MS = 10_000;
 
+  /**
+   * A YAML or JSON file of destinations: several downstream URLs, each with a filter, its own
+   * attempts, and delivery state per event (src/destinations). Read and validated at boot.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString({ message: 'DESTINATIONS_FILE must be a file path' })
+  DESTINATIONS_FILE?: string;
+
   /** Where the forward step POSTs every event; unset, there is no forward step. */
   @Transform(emptyToUndefined)
   @IsOptional()

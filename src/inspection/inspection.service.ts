@@ -13,6 +13,7 @@ import {
   type MessageFilter,
   type MessagePage,
   type MessageStats,
+  type MessageStatus,
   type MessageSummary,
   type ReplayAccepted,
 } from './message-views.js';
@@ -63,12 +64,22 @@ export class InspectionService {
     return {
       ...toSummary(row),
       steps: row.steps.map((s) => ({ name: s.step, attempt: s.attempt, completedAt: new Date(s.completed_at).toISOString(), result: s.result })),
+      destinations: row.destinations.map((d) => ({
+        destination: d.destination, status: d.status, attempts: d.attempts, lastError: d.last_error, result: d.result,
+        nextAttemptAt: UNFINISHED.has(d.status) ? new Date(d.due_at).toISOString() : null,
+        completedAt: d.completed_at === null ? null : new Date(d.completed_at).toISOString(), replay: d.replay,
+      })),
       payload: row.payload,
     };
   }
 
   async stats(tenant?: string): Promise<MessageStats> {
-    const { groups, oldest } = await this.messages.stats(tenant);
+    const { groups, oldest, destinations } = await this.messages.stats(tenant);
+    const byDestination: Record<string, Record<MessageStatus, number>> = {};
+    for (const { destination, status, n } of destinations) {
+      byDestination[destination] ??= Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, 0])) as Record<MessageStatus, number>;
+      byDestination[destination][status] = n;
+    }
     const countsOf = <K extends string>(keys: readonly K[], column: 'status' | 'provider' | 'kind') =>
       Object.fromEntries(keys.map((k) => [k, groups.find((g) => g[column] === k)?.n ?? 0])) as Record<K, number>;
     const total = groups.find((g) => g.status === null && g.provider === null && g.kind === null);
@@ -82,6 +93,7 @@ export class InspectionService {
       dead: byStatus.dead,
       oldestUnprocessedReceivedAt: oldest?.received_at?.toISOString() ?? null,
       oldestUnprocessedAgeSeconds: oldest?.age_seconds ?? null,
+      byDestination,
     };
   }
 
@@ -89,11 +101,22 @@ export class InspectionService {
    * Dead and failed events go back to work from their first incomplete step; `fromStart`
    * also re-runs completed steps, and is the only way to replay a processed event.
    */
-  async replay(id: string, fromStart: boolean): Promise<ReplayAccepted> {
-    const replayed = await this.messages.replay(id, fromStart ? ['dead', 'failed', 'processed'] : ['dead', 'failed'], fromStart);
-    if (replayed !== null) return { id, status: 'received', completedSteps: replayed.kept, replay: replayed.replay };
+  async replay(id: string, fromStart: boolean, destination?: string): Promise<ReplayAccepted> {
+    if (destination !== undefined && fromStart) {
+      throw new InvalidQueryError('from=start replays the whole event (every destination, under a new key); destination= replays one dead or failed delivery');
+    }
+    if (destination === undefined) {
+      const replayed = await this.messages.replay(id, fromStart ? ['dead', 'failed', 'processed'] : ['dead', 'failed'], fromStart);
+      if (replayed !== null) return { id, status: 'received', completedSteps: replayed.kept, replay: replayed.replay, destinations: [] };
+    }
     const status = await this.messages.statusOf(id);
     if (status === null) throw new NotFoundError(`no event with id ${id}`);
+    // A processed event may still have dead or failed deliveries: those go out again, under the same key.
+    if (!fromStart && (status === 'processed' || destination !== undefined)) {
+      const destinations = await this.messages.replayDeliveries(id, destination);
+      if (destinations.length > 0) return { id, status: 'received', completedSteps: [], replay: 0, destinations };
+      if (destination !== undefined) throw new ConflictError(`the event has no dead or failed delivery to ${destination}`);
+    }
     throw new ConflictError(REFUSALS[status] ?? `the event is ${status}`);
   }
 }
@@ -109,6 +132,8 @@ function instantText(name: string, value: string | undefined): string | undefine
   if (micros === null) throw new InvalidQueryError(`${name} must be an ISO 8601 date-time with an offset or Z`);
   return microsToIsoText(micros);
 }
+
+const UNFINISHED: ReadonlySet<string> = new Set(['received', 'processing', 'failed']);
 
 const REFUSALS: Partial<Record<string, string>> = {
   processing: 'the event is being processed right now; try again when it has finished',

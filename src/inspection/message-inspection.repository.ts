@@ -26,6 +26,17 @@ export interface MessageRow {
   received_at_us: string;
 }
 
+export interface DestinationRow {
+  destination: string;
+  status: MessageStatus;
+  attempts: number;
+  last_error: string | null;
+  result: unknown;
+  due_at: string;
+  completed_at: string | null;
+  replay: number;
+}
+
 export interface StepRow {
   step: string;
   attempt: number;
@@ -68,11 +79,14 @@ export class MessageInspectionRepository {
       ORDER BY received_at DESC, message_id DESC LIMIT ${limit + 1}`;
   }
 
-  async find(id: string): Promise<(MessageRow & { payload: unknown; steps: StepRow[] }) | null> {
-    const [row] = await this.prisma.$queryRaw<(MessageRow & { payload: unknown; steps: StepRow[] })[]>`
+  async find(id: string): Promise<(MessageRow & { payload: unknown; steps: StepRow[]; destinations: DestinationRow[] }) | null> {
+    const [row] = await this.prisma.$queryRaw<(MessageRow & { payload: unknown; steps: StepRow[]; destinations: DestinationRow[] })[]>`
       SELECT ${SUMMARY_COLUMNS}, payload,
         (SELECT coalesce(jsonb_agg(jsonb_build_object('step', s.step, 'attempt', s.attempt, 'completed_at', s.completed_at, 'result', s.result)
-           ORDER BY s.completed_at), '[]'::jsonb) FROM message_steps s WHERE s.message_id = m.message_id) AS steps
+           ORDER BY s.completed_at), '[]'::jsonb) FROM message_steps s WHERE s.message_id = m.message_id) AS steps,
+        (SELECT coalesce(jsonb_agg(jsonb_build_object('destination', j.destination, 'status', j.status, 'attempts', j.attempts,
+           'last_error', j.last_error, 'result', j.result, 'due_at', j.due_at, 'completed_at', j.completed_at, 'replay', j.replay)
+           ORDER BY j.destination), '[]'::jsonb) FROM destination_jobs j WHERE j.message_id = m.message_id) AS destinations
       FROM messages m WHERE message_id = ${id}`;
     return row ?? null;
   }
@@ -86,7 +100,24 @@ export class MessageInspectionRepository {
     const [oldest] = await this.prisma.$queryRaw<{ received_at: Date | null; age_seconds: number | null }[]>`
       SELECT min(received_at) AS received_at, extract(epoch FROM now() - min(received_at))::float8 AS age_seconds
       FROM messages WHERE status IN ('received', 'processing', 'failed') ${ofTenant}`;
-    return { groups, oldest };
+    const destinations = await this.prisma.$queryRaw<{ destination: string; status: MessageStatus; n: number }[]>`
+      SELECT j.destination, j.status::text, count(*)::int AS n FROM destination_jobs j
+      ${tenant === undefined ? Prisma.empty : Prisma.sql`JOIN messages m ON m.message_id = j.message_id AND m.tenant = ${tenant}`}
+      GROUP BY j.destination, j.status`;
+    return { groups, oldest, destinations };
+  }
+
+  /**
+   * Puts an event's dead or failed deliveries (to one destination, or to all) back to work,
+   * attempts reset: the same effect, finished late, under the same key. Returns the destinations.
+   */
+  async replayDeliveries(id: string, destination: string | undefined): Promise<string[]> {
+    const rows = await this.prisma.$queryRaw<{ destination: string }[]>`
+      UPDATE destination_jobs SET status = 'received', attempts = 0, due_at = now(), lease_token = NULL, leased_by = NULL
+      WHERE message_id = ${id} AND status IN ('dead', 'failed') AND (${destination ?? null}::text IS NULL OR destination = ${destination ?? null}::text)
+      RETURNING destination`;
+    if (rows.length > 0) await this.prisma.$executeRaw`SELECT pg_notify('destination_jobs', '')`;
+    return rows.map((r) => r.destination).sort();
   }
 
   /**

@@ -39,8 +39,25 @@ export interface StepRecordView {
   result: unknown;
 }
 
+/** One event's delivery to one destination (DESTINATIONS_FILE). */
+export interface DestinationDeliveryView {
+  destination: string;
+  status: MessageStatus;
+  attempts: number;
+  lastError: string | null;
+  /** What the destination answered, once delivered. */
+  result: unknown;
+  /** When the next attempt is due (or the running one's lease ends); null once finished. */
+  nextAttemptAt: string | null;
+  completedAt: string | null;
+  /** The event's replay from the start it was made for. */
+  replay: number;
+}
+
 export interface MessageDetail extends MessageSummary {
   steps: StepRecordView[];
+  /** Its deliveries to destinations, by name. */
+  destinations: DestinationDeliveryView[];
   payload: unknown;
 }
 
@@ -71,6 +88,8 @@ export interface MessageStats {
   dead: number;
   oldestUnprocessedReceivedAt: string | null;
   oldestUnprocessedAgeSeconds: number | null;
+  /** Deliveries to each destination, by status (only destinations that have any). */
+  byDestination: Record<string, Record<MessageStatus, number>>;
 }
 
 export interface ReplayAccepted {
@@ -80,4 +99,6 @@ export interface ReplayAccepted {
   completedSteps: string[];
   /** The replay number its effects will carry (0 unless replayed from the start). */
   replay: number;
+  /** Destinations whose dead or failed delivery of it goes out again. */
+  destinations: string[];
 }

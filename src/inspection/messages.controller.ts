@@ -46,6 +46,6 @@ export class MessagesController {
   @ApiResponse({ status: 404, description: 'no event has this key', type: ErrorDto })
   @ApiResponse({ status: 409, description: 'being processed now, already waiting, or processed without ?from=start', type: ErrorDto })
   replay(@Param('id') id: string, @Query() query: ReplayQuery): Promise<ReplayAccepted> {
-    return this.inspection.replay(id, query.from === 'start');
+    return this.inspection.replay(id, query.from === 'start', query.destination);
   }
 }

@@ -64,6 +64,12 @@ export class MetricsService {
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
+  private readonly destinationOutcomes = new Counter({
+    name: 'wdd_destination_outcomes_total',
+    help: 'Attempts at deliveries to destinations (DESTINATIONS_FILE), by destination and how they ended.',
+    labelNames: ['destination', 'outcome'] as const,
+    registers: [this.registry],
+  });
   private readonly stepDuration = new Histogram({
     name: 'wdd_step_duration_seconds',
     help: 'Duration of each run of a processing step, by step and outcome (ok, error).',
@@ -147,6 +153,11 @@ export class MetricsService {
   /** How one attempt ended; the worker's `lease-lost` is spelled `lease_lost`. */
   processingOutcome(outcome: ProcessingOutcome | 'lease-lost', count = 1): void {
     if (count > 0) this.processingOutcomes.inc({ outcome: outcome === 'lease-lost' ? 'lease_lost' : outcome }, count);
+  }
+
+  /** How one attempt at a delivery ended; `destination` is a configured name (a bounded set). */
+  destinationOutcome(destination: string, outcome: ProcessingOutcome | 'lease-lost', count = 1): void {
+    if (count > 0) this.destinationOutcomes.inc({ destination, outcome: outcome === 'lease-lost' ? 'lease_lost' : outcome }, count);
   }
 
   /** Runs one step, recording its duration and whether it returned or threw. */

@@ -41,17 +41,22 @@ export class RetentionRepository {
    * status, then received_at), so a batch reads about as many rows as it deletes instead of
    * scanning the table. No new index is needed.
    */
-  purgeFinishedEvents(status: FinishedStatus, days: number, limit: number): Promise<number> {
+  purgeFinishedEvents(status: FinishedStatus, days: number, limit: number, deadDays = days): Promise<number> {
     return this.prisma.$executeRaw`
       WITH doomed AS MATERIALIZED (
-        SELECT message_id FROM messages
+        SELECT message_id FROM messages m
         WHERE status = ${status}::message_status
           AND received_at < now() - make_interval(days => ${days}::int)
           AND greatest(received_at, last_duplicate_at, processed_at, due_at) < now() - make_interval(days => ${days}::int)
+          -- An event's deliveries to destinations are its work too: kept while one is unfinished, and
+          -- while a dead one may still be replayed (DEAD_RETENTION_DAYS after its last attempt).
+          AND NOT EXISTS (
+            SELECT 1 FROM destination_jobs j WHERE j.message_id = m.message_id AND j.status <> 'processed'
+              AND (j.status <> 'dead' OR j.due_at >= now() - make_interval(days => ${deadDays}::int)))
         LIMIT ${limit}::int
         FOR UPDATE SKIP LOCKED
       )
-      DELETE FROM messages AS m USING doomed WHERE m.message_id = doomed.message_id`;
+      DELETE FROM messages AS gone USING doomed WHERE gone.message_id = doomed.message_id`;
   }
 
   /**

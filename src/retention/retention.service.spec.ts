@@ -16,7 +16,7 @@ function setUp(env: Record<string, string> = {}) {
   const dead: number[] = [];
   const deliveries: number[] = [];
   const repository = {
-    purgeFinishedEvents: jest.fn(async (status: string, _days: number, _limit: number) => (status === 'dead' ? dead : events).shift() ?? 0),
+    purgeFinishedEvents: jest.fn(async (status: string, _days: number, _limit: number, _deadDays?: number) => (status === 'dead' ? dead : events).shift() ?? 0),
     purgeDeliveryRecords: jest.fn(async (_days: number, _limit: number) => deliveries.shift() ?? 0),
   };
   const metrics = new MetricsService({ read: async () => ({ counts: {}, oldestUnprocessedSeconds: 0 }) } as unknown as InboxStatsRepository);
@@ -62,7 +62,7 @@ describe('RetentionService', () => {
     const run = await service.runOnce();
     expect(run).toMatchObject({ events: 35, deadEvents: 12, deliveries: 10 });
     expect(repository.purgeFinishedEvents.mock.calls).toEqual([
-      ['processed', 9, 10], ['processed', 9, 10], ['processed', 9, 10], ['dead', 40, 10], ['dead', 40, 10],
+      ['processed', 9, 10, 40], ['processed', 9, 10, 40], ['processed', 9, 10, 40], ['dead', 40, 10], ['dead', 40, 10],
     ]);
     expect(repository.purgeDeliveryRecords.mock.calls).toEqual([[9, 10], [9, 10]]);
     expect([await purged('messages'), await purged('deliveries')]).toEqual([35, 10]);

@@ -128,7 +128,7 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
       `${purged.processed} processed events and ${purged.deliveries} delivery records older than ${days} days ` +
       `and ${purged.dead} dead events older than ${deadDays} days`;
     try {
-      await this.drain('processed', (limit) => this.repository.purgeFinishedEvents('processed', days, limit), purged);
+      await this.drain('processed', (limit) => this.repository.purgeFinishedEvents('processed', days, limit, deadDays), purged);
       await this.drain('dead', (limit) => this.repository.purgeFinishedEvents('dead', deadDays, limit), purged);
       await this.drain('deliveries', (limit) => this.repository.purgeDeliveryRecords(days, limit), purged);
     } catch (error) {

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AutoReplyModule } from './auto-reply/auto-reply.module.js';
 import { DeliveryStatusModule } from './delivery-status/delivery-status.module.js';
+import { DestinationsStepModule } from './destinations/destinations-step.module.js';
 import { ForwardModule } from './forward/forward.module.js';
 
 /**
  * The one place steps are registered. Add your own module (providers marked @WorkerStep)
  * to `imports`; the worker discovers and orders every step at boot. See README, "Your own steps".
  */
-@Module({ imports: [DeliveryStatusModule, ForwardModule, AutoReplyModule] })
+@Module({ imports: [DeliveryStatusModule, ForwardModule, DestinationsStepModule, AutoReplyModule] })
 export class StepsModule {}

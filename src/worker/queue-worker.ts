@@ -66,8 +66,10 @@ export abstract class QueueWorker<J extends LeasedJob> {
 
   /** Counts a leased job (lag and attempt metrics). */
   protected abstract leased(job: J): void;
-  /** Counts how attempts ended. */
-  protected abstract ended(outcome: ProcessingOutcome | 'lease-lost', count?: number): void;
+  /** Counts how one attempt ended. */
+  protected abstract ended(job: J, outcome: ProcessingOutcome | 'lease-lost'): void;
+  /** Counts jobs that became dead when leased (their last lease had expired), by key. */
+  protected abstract expired(keys: string[]): void;
 
   start(): void {
     if (this.running) return;
@@ -115,7 +117,7 @@ export abstract class QueueWorker<J extends LeasedJob> {
           const seen = this.notifications;
           const { leased, dead } = await this.queue.lease(free, this.workerId);
           failures = 0;
-          this.ended('dead', dead.length);
+          this.expired(dead);
           for (const key of dead) this.logger.error(`${this.options.noun} ${redactPhoneNumbers(key)}: lease expired on its last attempt: dead`);
           if (!this.running) {
             await this.queue.release(leased);
@@ -151,13 +153,13 @@ export abstract class QueueWorker<J extends LeasedJob> {
     const done = this.processor
       .process(lease, controller.signal)
       .then((result) => {
-        this.ended(result.outcome);
+        this.ended(lease, result.outcome);
         if (result.outcome === 'failed' && result.retryInMs < this.config.WORKER_POLL_MS) {
           setTimeout(() => this.wakeForDueWork(), result.retryInMs).unref();
         }
       })
       .catch((error: Error) => {
-        this.ended('error');
+        this.ended(lease, 'error');
         // Nothing was recorded (the database is unreachable?): the lease expires and another attempt follows.
         this.logger.error(`${this.options.noun} ${redactPhoneNumbers(lease.key)}: could not record its outcome: ${error.message}`);
       })

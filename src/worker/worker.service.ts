@@ -40,7 +40,11 @@ export class WorkerService extends QueueWorker<LeasedEvent> implements OnApplica
     this.metrics.eventLeased(job.receivedAt, job.attempt);
   }
 
-  protected ended(outcome: ProcessingOutcome | 'lease-lost', count = 1): void {
-    this.metrics.processingOutcome(outcome, count);
+  protected ended(_job: LeasedEvent, outcome: ProcessingOutcome | 'lease-lost'): void {
+    this.metrics.processingOutcome(outcome);
+  }
+
+  protected expired(keys: string[]): void {
+    this.metrics.processingOutcome('dead', keys.length);
   }
 }

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateBy, type ValidationArguments } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateBy, type ValidationArguments } from 'class-validator';
+import { DESTINATION_NAME } from '../../destinations/destination.js';
 import { parseIsoDateTime } from '../../common/iso-date-time.js';
 import type { EventKind, ProviderName } from '../../events/normalized-event.js';
 import { EVENT_KINDS, MESSAGE_STATUSES, PROVIDERS, type MessageStatus } from '../message-views.js';
@@ -100,6 +101,11 @@ export class ReplayQuery {
   @IsOptional()
   @IsIn(['start'])
   from?: 'start';
+
+  @ApiPropertyOptional({ description: 'replay only the dead or failed delivery to this destination (DESTINATIONS_FILE)', example: 'crm' })
+  @IsOptional()
+  @Matches(DESTINATION_NAME, { message: 'destination must be a destination name (lowercase letters, digits, _ and -)' })
+  destination?: string;
 }
 
 /** GET /deliveries/{wamid} query. */

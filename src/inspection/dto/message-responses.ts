@@ -4,6 +4,7 @@ import {
   EVENT_KINDS,
   MESSAGE_STATUSES,
   PROVIDERS,
+  type DestinationDeliveryView,
   type MessageDetail,
   type MessagePage,
   type MessageStats,
@@ -47,8 +48,20 @@ export class StepRecordDto implements StepRecordView {
   @ApiPropertyOptional({ description: 'what the step returned', nullable: true }) result!: unknown;
 }
 
+export class DestinationDeliveryDto implements DestinationDeliveryView {
+  @ApiProperty({ example: 'crm' }) destination!: string;
+  @ApiProperty({ enum: MESSAGE_STATUSES }) status!: MessageStatus;
+  @ApiProperty() attempts!: number;
+  @ApiProperty({ type: String, nullable: true }) lastError!: string | null;
+  @ApiPropertyOptional({ description: "the destination's answer once delivered ({status})", nullable: true }) result!: unknown;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when the next attempt is due; null once finished' }) nextAttemptAt!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) completedAt!: string | null;
+  @ApiProperty({ description: 'the replay from the start it was made for' }) replay!: number;
+}
+
 export class MessageDetailDto extends MessageSummaryDto implements MessageDetail {
   @ApiProperty({ type: [StepRecordDto], description: 'completed steps (recovery points), in order' }) steps!: StepRecordDto[];
+  @ApiProperty({ type: [DestinationDeliveryDto], description: 'its deliveries to destinations (DESTINATIONS_FILE), by name' }) destinations!: DestinationDeliveryDto[];
   @ApiProperty({ type: 'object', additionalProperties: true, description: "the provider's item as stored" }) payload!: unknown;
 }
 
@@ -72,6 +85,11 @@ export class MessageStatsDto implements MessageStats {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) oldestUnprocessedReceivedAt!: string | null;
   @ApiProperty({ type: Number, nullable: true, description: 'age of the oldest event not yet processed (received, processing or failed)' })
   oldestUnprocessedAgeSeconds!: number | null;
+  @ApiProperty({
+    type: 'object', additionalProperties: { type: 'object', additionalProperties: { type: 'number' } },
+    description: 'deliveries per destination and status', example: { crm: { received: 0, processing: 1, processed: 120, failed: 2, dead: 0 } },
+  })
+  byDestination!: Record<string, Record<MessageStatus, number>>;
 }
 
 export class ReplayAcceptedDto implements ReplayAccepted {
@@ -79,4 +97,5 @@ export class ReplayAcceptedDto implements ReplayAccepted {
   @ApiProperty({ enum: ['received'] }) status!: 'received';
   @ApiProperty({ type: [String], description: 'steps that stay done and will not run again' }) completedSteps!: string[];
   @ApiProperty({ description: '0, or n for the n-th replay from the start: its effects carry the key <id>:replay-<n> and X-Replay: n' }) replay!: number;
+  @ApiProperty({ type: [String], description: 'destinations whose dead or failed delivery goes out again (same key: the same effect, finished late)' }) destinations!: string[];
 }

@@ -46,22 +46,7 @@ export interface ForwardRequest {
  * Idempotency-Key and webhook-id are the same: stable across retries, new for each replay.
  */
 export function buildForwardRequest(event: NormalizedEvent, at: ForwardAttempt, keys: readonly Buffer[], nowMs = Date.now()): ForwardRequest {
-  const forwarded: ForwardedEvent = {
-    id: event.key,
-    provider: event.provider,
-    kind: event.kind,
-    type: event.type,
-    from: event.sender,
-    fromUserId: event.userId,
-    tenant: event.tenant,
-    fromMe: event.fromMe,
-    authenticated: event.authenticated,
-    timestamp: event.providerTimestamp?.toISOString() ?? null,
-    receivedAt: at.receivedAt.toISOString(),
-    replay: at.replay,
-    payload: event.raw,
-  };
-  const body = JSON.stringify(forwarded);
+  const body = JSON.stringify(toForwardedEvent(event, at));
   const id = headerSafeKey(effectKey(event.key, at.replay));
   const timestamp = Math.floor(nowMs / 1000);
   const headers: Record<string, string> = {
@@ -78,6 +63,25 @@ export function buildForwardRequest(event: NormalizedEvent, at: ForwardAttempt, 
     headers['x-signature-256'] = `sha256=${createHmac('sha256', keys[0]).update(body, 'utf8').digest('hex')}`;
   }
   return { body, headers };
+}
+
+/** The event as a destination receives it (and as destination filters see it). */
+export function toForwardedEvent(event: NormalizedEvent, at: Pick<ForwardAttempt, 'receivedAt' | 'replay'>): ForwardedEvent {
+  return {
+    id: event.key,
+    provider: event.provider,
+    kind: event.kind,
+    type: event.type,
+    from: event.sender,
+    fromUserId: event.userId,
+    tenant: event.tenant,
+    fromMe: event.fromMe,
+    authenticated: event.authenticated,
+    timestamp: event.providerTimestamp?.toISOString() ?? null,
+    receivedAt: at.receivedAt.toISOString(),
+    replay: at.replay,
+    payload: event.raw,
+  };
 }
 
 /**

@@ -1,0 +1,41 @@
+-- Destinations: each event's delivery to each destination its filter matches, a job of its own
+-- with its attempts, retry time, lease, last error and dead state, so one destination's failures
+-- never hold back or repeat another's deliveries.
+
+-- CreateTable
+CREATE TABLE "destination_jobs" (
+    "message_id" VARCHAR(255) NOT NULL,
+    "destination" VARCHAR(64) NOT NULL,
+    "status" "message_status" NOT NULL DEFAULT 'received',
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "last_error" TEXT,
+    "result" JSONB,
+    "replay" INTEGER NOT NULL DEFAULT 0,
+    "due_at" TIMESTAMPTZ(6) NOT NULL DEFAULT now(),
+    "lease_token" UUID,
+    "leased_by" VARCHAR(128),
+    "created_at" TIMESTAMPTZ(6) NOT NULL DEFAULT now(),
+    "completed_at" TIMESTAMPTZ(6),
+
+    CONSTRAINT "destination_jobs_pkey" PRIMARY KEY ("message_id", "destination")
+);
+
+-- CreateIndex
+-- The deliveries a worker may lease: unfinished ones, by when they are due.
+CREATE INDEX "destination_jobs_due_idx" ON "destination_jobs"("due_at") WHERE status IN ('received', 'processing', 'failed');
+
+-- AddForeignKey
+ALTER TABLE "destination_jobs" ADD CONSTRAINT "destination_jobs_message_id_fkey" FOREIGN KEY ("message_id") REFERENCES "messages"("message_id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- Wakes idle destination workers (LISTEN destination_jobs) when deliveries are created; they also poll.
+CREATE FUNCTION "destination_jobs_notify"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM inserted) THEN
+        PERFORM pg_notify('destination_jobs', '');
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER "destination_jobs_notify" AFTER INSERT ON "destination_jobs"
+    REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION "destination_jobs_notify"();

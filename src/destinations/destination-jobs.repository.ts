@@ -1,0 +1,169 @@
+import { Injectable } from '@nestjs/common';
+import type { EventKind, ProviderName } from '../events/normalized-event.js';
+import { withConflictRetries } from '../messages/database-errors.js';
+import { PrismaService } from '../prisma/prisma.service.js';
+import type { DeliveryOutcome, DeliveryOutcomeStatus, LeasedDelivery } from './leased-delivery.js';
+
+interface LeasedRow {
+  message_id: string;
+  destination: string;
+  attempts: number;
+  status: 'processing' | 'dead';
+  lease_token: string | null;
+  provider: ProviderName;
+  kind: EventKind;
+  type: string;
+  sender: string | null;
+  user_id: string | null;
+  tenant: string | null;
+  provider_timestamp: Date | null;
+  from_me: boolean;
+  authenticated: boolean;
+  replays: number;
+  payload: Record<string, unknown>;
+  received_at: Date;
+}
+
+/**
+ * destination_jobs as a work queue, fenced like the inbox (WorkQueueRepository): every write
+ * after the lease matches the lease token, so a worker that lost its lease changes nothing.
+ * Rows are locked in (message_id, destination) order everywhere, so statements cannot deadlock.
+ */
+@Injectable()
+export class DestinationJobsRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /**
+   * The deliveries of one event for its `replay` (0, or the n-th replay from the start). A
+   * delivery it already has for that replay is left as it is (a fan-out retried after a crash);
+   * one made for an earlier replay starts again, to go out under the new key.
+   */
+  async create(messageId: string, destinations: readonly string[], replay: number): Promise<void> {
+    if (destinations.length === 0) return;
+    await this.prisma.driverQuery`
+      INSERT INTO destination_jobs AS j (message_id, destination, replay)
+      SELECT ${messageId}::text, d, ${replay}::int FROM unnest(${[...destinations].sort()}::text[]) AS d
+      ON CONFLICT (message_id, destination) DO UPDATE SET
+        replay = EXCLUDED.replay, status = 'received', attempts = 0, due_at = now(), last_error = NULL, result = NULL,
+        completed_at = NULL, lease_token = NULL, leased_by = NULL
+      WHERE j.replay < EXCLUDED.replay`;
+  }
+
+  /**
+   * Leases up to `limit` due deliveries to the given destinations, with their events: new ones,
+   * retries whose time has come, and expired leases (that attempt counts; one that was the
+   * destination's last makes the delivery dead instead, returned separately).
+   */
+  async lease(limit: number, leaseSeconds: number, workerId: string, destinations: ReadonlyArray<{ name: string; maxAttempts: number }>) {
+    const validUntil = Date.now() + leaseSeconds * 1000;
+    const rows = await this.prisma.driverQuery<LeasedRow>`
+      WITH limits AS (
+        SELECT * FROM unnest(${destinations.map((d) => d.name)}::text[], ${destinations.map((d) => d.maxAttempts)}::int[]) AS l(name, max_attempts)
+      ), due AS (
+        SELECT j.message_id, j.destination, (j.status = 'processing' AND j.attempts >= l.max_attempts) AS exhausted
+        FROM destination_jobs j JOIN limits l ON l.name = j.destination
+        WHERE j.status IN ('received', 'processing', 'failed') AND j.due_at <= now()
+        ORDER BY j.due_at
+        LIMIT ${limit}::int
+        FOR UPDATE OF j SKIP LOCKED
+      )
+      UPDATE destination_jobs AS j SET
+        status = (CASE WHEN due.exhausted THEN 'dead' ELSE 'processing' END)::message_status,
+        attempts = CASE WHEN due.exhausted THEN j.attempts ELSE j.attempts + 1 END,
+        last_error = CASE WHEN j.status = 'processing'
+          THEN 'lease expired: ' || coalesce(j.leased_by, 'a worker') || ' did not finish attempt ' || j.attempts
+          ELSE j.last_error END,
+        lease_token = CASE WHEN due.exhausted THEN NULL ELSE gen_random_uuid() END,
+        leased_by = CASE WHEN due.exhausted THEN NULL ELSE ${workerId}::text END,
+        due_at = now() + ${leaseSeconds}::int * interval '1 second'
+      FROM due, messages m
+      WHERE j.message_id = due.message_id AND j.destination = due.destination AND m.message_id = j.message_id
+      RETURNING j.message_id, j.destination, j.attempts, j.status::text, j.lease_token::text, m.provider::text, m.kind::text, m.type,
+        m.sender, m.user_id, m.tenant, m.provider_timestamp, m.from_me, m.authenticated, m.replays, m.payload, m.received_at`;
+    return {
+      leased: rows.filter((r) => r.status === 'processing').map((row) => toLeasedDelivery(row, validUntil)),
+      dead: rows.filter((r) => r.status === 'dead').map((r) => `${r.destination}/${r.message_id}`),
+    };
+  }
+
+  /**
+   * Writes the outcomes of many attempts in one statement, each only where its lease still
+   * holds: processed with the answer, or failed with its retry time, or dead when it was the
+   * destination's last attempt. Returns the status written per `<destination>/<message id>`.
+   */
+  async finish(outcomes: DeliveryOutcome[]): Promise<Map<string, DeliveryOutcomeStatus>> {
+    const rows = await withConflictRetries(() => this.prisma.driverQuery<{ message_id: string; destination: string; status: 'processed' | 'failed' | 'dead' }>`
+      WITH o AS (
+        SELECT * FROM unnest(${outcomes.map((o) => o.messageId)}::text[], ${outcomes.map((o) => o.destination)}::text[],
+          ${outcomes.map((o) => o.leaseToken)}::uuid[], ${outcomes.map((o) => o.result)}::text[], ${outcomes.map((o) => o.error)}::text[],
+          ${outcomes.map((o) => o.delayMs)}::int[], ${outcomes.map((o) => o.maxAttempts)}::int[])
+          AS o(message_id, destination, token, result, error, delay_ms, max_attempts)
+      ), owned AS (
+        SELECT o.* FROM o JOIN destination_jobs j ON j.message_id = o.message_id AND j.destination = o.destination AND j.lease_token = o.token
+        ORDER BY o.message_id, o.destination
+        FOR UPDATE OF j
+      )
+      UPDATE destination_jobs AS j SET
+        status = (CASE WHEN o.error IS NULL THEN 'processed' WHEN j.attempts >= o.max_attempts THEN 'dead' ELSE 'failed' END)::message_status,
+        result = CASE WHEN o.error IS NULL THEN o.result::jsonb ELSE j.result END,
+        last_error = CASE WHEN o.error IS NULL THEN j.last_error ELSE o.error END,
+        completed_at = CASE WHEN o.error IS NULL THEN now() ELSE j.completed_at END,
+        due_at = now() + o.delay_ms * interval '1 millisecond',
+        lease_token = NULL, leased_by = NULL
+      FROM owned o
+      WHERE j.message_id = o.message_id AND j.destination = o.destination
+      RETURNING j.message_id, j.destination, j.status::text`);
+    const statuses = new Map<string, DeliveryOutcomeStatus>(outcomes.map((o) => [`${o.destination}/${o.messageId}`, 'lease-lost']));
+    for (const row of rows) statuses.set(`${row.destination}/${row.message_id}`, row.status);
+    return statuses;
+  }
+
+  /** The heartbeat: moves the leases still held forward; returns the tokens still held. */
+  async renew(jobs: LeasedDelivery[], leaseSeconds: number): Promise<Set<string>> {
+    const rows = await withConflictRetries(() => this.prisma.driverQuery<{ token: string }>`
+      WITH owned AS (
+        SELECT j.message_id, j.destination FROM unnest(${jobs.map((j) => j.event.key)}::text[], ${jobs.map((j) => j.destination)}::text[],
+          ${jobs.map((j) => j.leaseToken)}::uuid[]) AS r(message_id, destination, token)
+        JOIN destination_jobs j ON j.message_id = r.message_id AND j.destination = r.destination AND j.lease_token = r.token
+        ORDER BY j.message_id, j.destination
+        FOR UPDATE OF j
+      )
+      UPDATE destination_jobs AS j SET due_at = now() + ${leaseSeconds}::int * interval '1 second'
+      FROM owned o WHERE j.message_id = o.message_id AND j.destination = o.destination
+      RETURNING j.lease_token::text AS token`);
+    return new Set(rows.map((r) => r.token));
+  }
+
+  /** Gives deliveries back unfinished (shutdown): due at once, the interrupted attempt not counted. */
+  release(jobs: LeasedDelivery[]): Promise<number> {
+    if (jobs.length === 0) return Promise.resolve(0);
+    return withConflictRetries(() => this.prisma.$executeRaw`
+      WITH owned AS (
+        SELECT j.message_id, j.destination FROM unnest(${jobs.map((j) => j.event.key)}::text[], ${jobs.map((j) => j.destination)}::text[],
+          ${jobs.map((j) => j.leaseToken)}::uuid[]) AS r(message_id, destination, token)
+        JOIN destination_jobs j ON j.message_id = r.message_id AND j.destination = r.destination AND j.lease_token = r.token
+        ORDER BY j.message_id, j.destination
+        FOR UPDATE OF j
+      )
+      UPDATE destination_jobs AS j SET
+        status = (CASE WHEN j.attempts <= 1 THEN 'received' ELSE 'failed' END)::message_status,
+        attempts = greatest(j.attempts - 1, 0), due_at = now(), lease_token = NULL, leased_by = NULL
+      FROM owned o WHERE j.message_id = o.message_id AND j.destination = o.destination`);
+  }
+}
+
+function toLeasedDelivery(row: LeasedRow, validUntil: number): LeasedDelivery {
+  return {
+    key: `${row.destination}/${row.message_id}`,
+    destination: row.destination,
+    event: {
+      key: row.message_id, provider: row.provider, kind: row.kind, type: row.type, sender: row.sender, userId: row.user_id,
+      tenant: row.tenant, providerTimestamp: row.provider_timestamp, fromMe: row.from_me, authenticated: row.authenticated, raw: row.payload,
+    },
+    replay: row.replays,
+    leaseToken: row.lease_token!,
+    attempt: row.attempts,
+    receivedAt: row.received_at,
+    validUntil,
+  };
+}

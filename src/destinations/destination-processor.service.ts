@@ -1,0 +1,75 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { FlushFailure, GroupCommit } from '../common/group-commit.js';
+import { AppConfig } from '../config/app-config.js';
+import { redactPhoneNumbers } from '../logging/redact.js';
+import { ForwardClient } from '../steps/forward/forward-client.js';
+import { LeaseLostError, ShutdownInterruption } from '../worker/attempt-interruptions.js';
+import { RetryLaterError } from '../worker/event-step.js';
+import type { JobProcessor, ProcessOutcome } from '../worker/job-queue.js';
+import { nextRetryDelayMs } from '../worker/retry-policy.js';
+import { DestinationJobsRepository } from './destination-jobs.repository.js';
+import { Destinations } from './destinations.js';
+import type { DeliveryOutcome, DeliveryOutcomeStatus, LeasedDelivery } from './leased-delivery.js';
+
+const MAX_ERROR_LENGTH = 2000;
+
+/**
+ * One attempt at one delivery: the event POSTed to its destination (the forward step's request,
+ * signed with the destination's secrets), then the outcome written where the lease still holds:
+ * processed, or a retry at the destination's own backoff, or dead at its own maxAttempts.
+ * Outcomes of concurrent attempts share statements (group commit).
+ */
+@Injectable()
+export class DestinationProcessor implements JobProcessor<LeasedDelivery> {
+  private readonly logger = new Logger('Destinations');
+  private readonly outcomes: GroupCommit<DeliveryOutcome, DeliveryOutcomeStatus>;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly destinations: Destinations,
+    private readonly repository: DestinationJobsRepository,
+    private readonly client: ForwardClient,
+  ) {
+    const limits = { maxConcurrentFlushes: Math.max(1, Math.floor(config.DB_POOL_SIZE / 5)), maxItemsPerFlush: 1000 };
+    this.outcomes = new GroupCommit((batch) => this.write(batch), limits);
+  }
+
+  async process(job: LeasedDelivery, signal: AbortSignal): Promise<ProcessOutcome> {
+    const destination = this.destinations.named(job.destination);
+    if (!destination) return this.giveBack(job); // disabled since it was leased: leave it for later
+    const base = { messageId: job.event.key, destination: job.destination, leaseToken: job.leaseToken, maxAttempts: destination.config.maxAttempts };
+    try {
+      const answer = await this.client.post(destination.target, job.event, job, signal);
+      const status = await this.outcomes.submit([{ ...base, result: JSON.stringify(answer), error: null, delayMs: 0 }]);
+      return status[0] === 'lease-lost' ? this.leaseLost(job) : { outcome: 'processed' };
+    } catch (error) {
+      const reason: unknown = signal.aborted ? signal.reason : error;
+      if (reason instanceof LeaseLostError) return this.leaseLost(job);
+      if (reason instanceof ShutdownInterruption) return this.giveBack(job);
+      const message = (reason instanceof Error ? reason.message : String(reason)).slice(0, MAX_ERROR_LENGTH);
+      const requested = reason instanceof RetryLaterError ? reason.retryAfterMs : undefined;
+      const delayMs = nextRetryDelayMs(job.attempt, { baseMs: this.config.RETRY_BASE_MS, maxMs: this.config.RETRY_MAX_MS }, requested);
+      const [status] = await this.outcomes.submit([{ ...base, result: null, error: message, delayMs }]);
+      const what = `delivery ${redactPhoneNumbers(job.key)} attempt ${job.attempt}/${base.maxAttempts} failed: ${redactPhoneNumbers(message)}`;
+      if (status === 'dead') this.logger.error(`${what}; no attempts left: dead`);
+      else if (status === 'failed') this.logger.warn(`${what}; retry in ${delayMs} ms`);
+      else return this.leaseLost(job);
+      return status === 'failed' ? { outcome: 'failed', retryInMs: delayMs } : { outcome: 'dead' };
+    }
+  }
+
+  private async giveBack(job: LeasedDelivery): Promise<ProcessOutcome> {
+    await this.repository.release([job]);
+    return { outcome: 'released' };
+  }
+
+  private leaseLost(job: LeasedDelivery): ProcessOutcome {
+    this.logger.warn(`delivery ${redactPhoneNumbers(job.key)}: lease lost before its outcome was recorded; its new owner decides`);
+    return { outcome: 'lease-lost' };
+  }
+
+  private async write(batch: DeliveryOutcome[][]): Promise<Array<DeliveryOutcomeStatus[] | FlushFailure>> {
+    const statuses = await this.repository.finish(batch.flat());
+    return batch.map((outcomes) => outcomes.map((o) => statuses.get(`${o.destination}/${o.messageId}`)!));
+  }
+}

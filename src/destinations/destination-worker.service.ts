@@ -1,0 +1,55 @@
+import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { AppConfig } from '../config/app-config.js';
+import type { ProcessingOutcome } from '../metrics/metric-labels.js';
+import { MetricsService } from '../metrics/metrics.service.js';
+import type { JobQueue } from '../worker/job-queue.js';
+import { QueueWorker } from '../worker/queue-worker.js';
+import { DestinationJobsRepository } from './destination-jobs.repository.js';
+import { DestinationProcessor } from './destination-processor.service.js';
+import { Destinations } from './destinations.js';
+import type { LeasedDelivery } from './leased-delivery.js';
+
+/**
+ * The destinations' worker: leases due deliveries to enabled destinations (WORKER_CONCURRENCY
+ * at a time, beside the inbox's worker) and sends them. Runs where the worker runs, when a
+ * DESTINATIONS_FILE names any destination. Woken by NOTIFY on `destination_jobs`.
+ */
+@Injectable()
+export class DestinationWorker extends QueueWorker<LeasedDelivery> implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  constructor(
+    config: AppConfig,
+    repository: DestinationJobsRepository,
+    processor: DestinationProcessor,
+    private readonly destinations: Destinations,
+    private readonly metrics: MetricsService,
+  ) {
+    const limits = () => destinations.enabled.map((d) => ({ name: d.config.name, maxAttempts: d.config.maxAttempts }));
+    const queue: JobQueue<LeasedDelivery> = {
+      lease: (limit, workerId) => repository.lease(limit, config.LEASE_SECONDS, workerId, limits()),
+      renew: (jobs) => repository.renew(jobs, config.LEASE_SECONDS),
+      release: (jobs) => repository.release(jobs),
+    };
+    super(config, queue, processor, { noun: 'delivery', channel: 'destination_jobs', concurrency: config.WORKER_CONCURRENCY });
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.config.WORKER_ENABLED && this.destinations.enabled.length > 0) this.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.stop();
+  }
+
+  protected leased(): void {
+    // The lag to a destination is read from the database (first attempt's created_at); nothing to count here.
+  }
+
+  protected ended(job: LeasedDelivery, outcome: ProcessingOutcome | 'lease-lost'): void {
+    this.metrics.destinationOutcome(job.destination, outcome);
+  }
+
+  /** Keys are `<destination>/<event key>`. */
+  protected expired(keys: string[]): void {
+    for (const key of keys) this.metrics.destinationOutcome(key.slice(0, key.indexOf('/')), 'dead');
+  }
+}

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { signingKey } from '../common/standard-webhooks.js';
+import { AppConfig } from '../config/app-config.js';
+import type { ForwardTarget } from '../steps/forward/forward-client.js';
+import type { Destination } from './destination.js';
+import { loadDestinationsFile } from './destinations-file.js';
+
+/** A configured destination, ready to send to. */
+export interface ActiveDestination {
+  config: Destination;
+  target: ForwardTarget;
+}
+
+/**
+ * The destinations of DESTINATIONS_FILE, read and validated once at boot (a wrong entry stops
+ * the start, naming the entry and field). Disabled ones are known, so their deliveries already
+ * created stay where they are, but they get no new ones and none are sent.
+ */
+@Injectable()
+export class Destinations {
+  readonly all: readonly Destination[];
+  private readonly enabledByName: ReadonlyMap<string, ActiveDestination>;
+
+  constructor(config: AppConfig) {
+    this.all = config.DESTINATIONS_FILE === undefined
+      ? []
+      : loadDestinationsFile(config.DESTINATIONS_FILE, { maxAttempts: config.MAX_ATTEMPTS, timeoutMs: config.FORWARD_TIMEOUT_MS });
+    const attemptMs = config.ATTEMPT_TIMEOUT_SECONDS * 1000;
+    const tooSlow = this.all.filter((d) => d.timeoutMs >= attemptMs).map((d) => d.name);
+    // An attempt is aborted at ATTEMPT_TIMEOUT_SECONDS; a delivery must time out (and say why) first.
+    if (tooSlow.length > 0) throw new Error(`DESTINATIONS_FILE: the timeout of ${tooSlow.join(', ')} must be below ATTEMPT_TIMEOUT_SECONDS (${attemptMs} ms)`);
+    const enabled = this.all.filter((d) => d.enabled);
+    this.enabledByName = new Map(enabled.map((d) => [d.name, { config: d, target: targetOf(d) }]));
+  }
+
+  get enabled(): ActiveDestination[] {
+    return [...this.enabledByName.values()];
+  }
+
+  named(name: string): ActiveDestination | undefined {
+    return this.enabledByName.get(name);
+  }
+}
+
+function targetOf(destination: Destination): ForwardTarget {
+  return { url: destination.url, label: `destination ${destination.name}`, timeoutMs: destination.timeoutMs, keys: destination.secrets.map(signingKey) };
+}
