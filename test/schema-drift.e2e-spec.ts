@@ -34,6 +34,7 @@ function expectedColumn(field: Field): string {
     case 'enum': return `USER-DEFINED ${enumName}`;
     case 'String': return native === 'VarChar' ? `character varying(${args[0]})` : native === 'Uuid' ? 'uuid' : 'text';
     case 'Int': return 'integer';
+    case 'Float': return 'double precision';
     case 'BigInt': return 'bigint';
     case 'Boolean': return 'boolean';
     case 'Json': return native === 'Json' ? 'json' : 'jsonb';

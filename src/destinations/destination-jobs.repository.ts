@@ -24,6 +24,24 @@ interface LeasedRow {
   received_at: Date;
 }
 
+/** How much of one destination a lease may take. */
+export interface LeaseQuota {
+  name: string;
+  maxAttempts: number;
+  /** At most this many of its deliveries (1 for an open circuit's probe). */
+  quota: number;
+  rateLimit: { perSecond: number; burst: number } | null;
+  /** ordering: conversation: only a conversation's head, and none while one is in flight, after this hold (ms). */
+  ordered: boolean;
+  reorderWindowMs: number;
+}
+
+/** One delivery the fan-out creates; `conversation` only for a destination that keeps conversations in order. */
+export interface NewDelivery {
+  destination: string;
+  conversation: string | null;
+}
+
 /**
  * destination_jobs as a work queue, fenced like the inbox (WorkQueueRepository): every write
  * after the lease matches the lease token, so a worker that lost its lease changes nothing.
@@ -38,11 +56,13 @@ export class DestinationJobsRepository {
    * delivery it already has for that replay is left as it is (a fan-out retried after a crash);
    * one made for an earlier replay starts again, to go out under the new key.
    */
-  async create(messageId: string, destinations: readonly string[], replay: number): Promise<void> {
-    if (destinations.length === 0) return;
+  async create(messageId: string, deliveries: readonly NewDelivery[], replay: number, order: { at: Date; receivedAt: Date }): Promise<void> {
+    if (deliveries.length === 0) return;
+    const sorted = [...deliveries].sort((a, b) => (a.destination < b.destination ? -1 : 1));
     await this.prisma.driverQuery`
-      INSERT INTO destination_jobs AS j (message_id, destination, replay)
-      SELECT ${messageId}::text, d, ${replay}::int FROM unnest(${[...destinations].sort()}::text[]) AS d
+      INSERT INTO destination_jobs AS j (message_id, destination, conversation, replay, ordered_at, received_at)
+      SELECT ${messageId}::text, d.destination, d.conversation, ${replay}::int, ${order.at.toISOString()}::timestamptz, ${order.receivedAt.toISOString()}::timestamptz
+      FROM unnest(${sorted.map((d) => d.destination)}::text[], ${sorted.map((d) => d.conversation)}::text[]) AS d(destination, conversation)
       ON CONFLICT (message_id, destination) DO UPDATE SET
         replay = EXCLUDED.replay, status = 'received', attempts = 0, due_at = now(), last_error = NULL, result = NULL,
         completed_at = NULL, lease_token = NULL, leased_by = NULL
@@ -52,34 +72,72 @@ export class DestinationJobsRepository {
   /**
    * Leases up to `limit` due deliveries to the given destinations, with their events: new ones,
    * retries whose time has come, and expired leases (that attempt counts; one that was the
-   * destination's last makes the delivery dead instead, returned separately).
+   * destination's last makes the delivery dead instead, returned separately). Destinations
+   * take turns (each one's earliest due first, then the next destination's), so one
+   * destination's backlog never makes another wait; each takes at most its `quota`, and a
+   * rate-limited one at most the whole tokens its bucket holds (spent in the same statement).
    */
-  async lease(limit: number, leaseSeconds: number, workerId: string, destinations: ReadonlyArray<{ name: string; maxAttempts: number }>) {
+  async lease(limit: number, leaseSeconds: number, workerId: string, destinations: readonly LeaseQuota[]) {
     const validUntil = Date.now() + leaseSeconds * 1000;
     const rows = await this.prisma.driverQuery<LeasedRow>`
       WITH limits AS (
-        SELECT * FROM unnest(${destinations.map((d) => d.name)}::text[], ${destinations.map((d) => d.maxAttempts)}::int[]) AS l(name, max_attempts)
+        SELECT * FROM unnest(${destinations.map((d) => d.name)}::text[], ${destinations.map((d) => d.maxAttempts)}::int[],
+          ${destinations.map((d) => d.quota)}::int[], ${destinations.map((d) => d.rateLimit?.perSecond ?? null)}::float8[],
+          ${destinations.map((d) => d.rateLimit?.burst ?? null)}::float8[], ${destinations.map((d) => d.ordered)}::bool[],
+          ${destinations.map((d) => d.reorderWindowMs)}::int[]) AS l(name, max_attempts, quota, per_second, burst, ordered, window_ms)
+      ), buckets AS (
+        SELECT s.destination, least(l.burst, coalesce(s.tokens, l.burst) + extract(epoch FROM now() - s.refilled_at) * l.per_second) AS tokens
+        FROM destination_state s JOIN limits l ON l.name = s.destination
+        WHERE l.per_second IS NOT NULL
+        ORDER BY s.destination
+        FOR UPDATE OF s
+      ), picked AS (
+        SELECT c.*, row_number() OVER (PARTITION BY c.destination ORDER BY c.due_at) AS turn
+        FROM limits l CROSS JOIN LATERAL (
+          SELECT j.message_id, j.destination, j.due_at, (j.status = 'processing' AND j.attempts >= l.max_attempts) AS exhausted
+          FROM destination_jobs j
+          WHERE j.destination = l.name AND j.status IN ('received', 'processing', 'failed') AND j.due_at <= now()
+            -- In order: only a conversation's head (its earliest unfinished delivery), held for the reorder
+            -- window, and not while another of its deliveries is in flight.
+            AND (NOT l.ordered OR j.conversation IS NULL OR (
+              j.received_at <= now() - l.window_ms * interval '1 millisecond'
+              AND NOT EXISTS (SELECT 1 FROM destination_jobs e
+                WHERE e.destination = j.destination AND e.conversation = j.conversation AND e.status IN ('received', 'processing', 'failed')
+                  AND (e.ordered_at, e.received_at, e.message_id) < (j.ordered_at, j.received_at, j.message_id))
+              AND NOT EXISTS (SELECT 1 FROM destination_jobs p
+                WHERE p.destination = j.destination AND p.conversation = j.conversation AND p.status = 'processing' AND p.message_id <> j.message_id)
+              -- nor before an earlier event of the conversation that is stored but not fanned out yet.
+              AND NOT EXISTS (SELECT 1 FROM messages m JOIN messages e ON e.sender = m.sender AND e.tenant IS NOT DISTINCT FROM m.tenant
+                WHERE m.message_id = j.message_id AND e.message_id <> j.message_id AND e.status IN ('received', 'processing', 'failed')
+                  AND (coalesce(e.provider_timestamp, e.received_at), e.received_at) < (j.ordered_at, j.received_at)
+                  AND NOT EXISTS (SELECT 1 FROM message_steps s WHERE s.message_id = e.message_id AND s.step = 'destinations'))))
+          ORDER BY j.due_at
+          LIMIT least(l.quota, coalesce((SELECT floor(b.tokens)::int FROM buckets b WHERE b.destination = l.name), l.quota))
+          FOR UPDATE OF j SKIP LOCKED
+        ) c
       ), due AS (
-        SELECT j.message_id, j.destination, (j.status = 'processing' AND j.attempts >= l.max_attempts) AS exhausted
-        FROM destination_jobs j JOIN limits l ON l.name = j.destination
-        WHERE j.status IN ('received', 'processing', 'failed') AND j.due_at <= now()
-        ORDER BY j.due_at
-        LIMIT ${limit}::int
-        FOR UPDATE OF j SKIP LOCKED
+        SELECT * FROM picked ORDER BY turn, due_at LIMIT ${limit}::int
+      ), leased AS (
+        UPDATE destination_jobs AS j SET
+          status = (CASE WHEN due.exhausted THEN 'dead' ELSE 'processing' END)::message_status,
+          attempts = CASE WHEN due.exhausted THEN j.attempts ELSE j.attempts + 1 END,
+          last_error = CASE WHEN j.status = 'processing'
+            THEN 'lease expired: ' || coalesce(j.leased_by, 'a worker') || ' did not finish attempt ' || j.attempts
+            ELSE j.last_error END,
+          lease_token = CASE WHEN due.exhausted THEN NULL ELSE gen_random_uuid() END,
+          leased_by = CASE WHEN due.exhausted THEN NULL ELSE ${workerId}::text END,
+          due_at = now() + ${leaseSeconds}::int * interval '1 second'
+        FROM due, messages m
+        WHERE j.message_id = due.message_id AND j.destination = due.destination AND m.message_id = j.message_id
+        RETURNING j.message_id, j.destination, j.attempts, j.status::text, j.lease_token::text, m.provider::text, m.kind::text, m.type,
+          m.sender, m.user_id, m.tenant, m.provider_timestamp, m.from_me, m.authenticated, j.replay AS replays, m.payload, m.received_at
+      ), spent AS (
+        UPDATE destination_state s SET tokens = b.tokens - coalesce(n.sent, 0), refilled_at = now()
+        FROM buckets b LEFT JOIN (SELECT destination, count(*) FILTER (WHERE status = 'processing') AS sent FROM leased GROUP BY destination) n
+          ON n.destination = b.destination
+        WHERE s.destination = b.destination
       )
-      UPDATE destination_jobs AS j SET
-        status = (CASE WHEN due.exhausted THEN 'dead' ELSE 'processing' END)::message_status,
-        attempts = CASE WHEN due.exhausted THEN j.attempts ELSE j.attempts + 1 END,
-        last_error = CASE WHEN j.status = 'processing'
-          THEN 'lease expired: ' || coalesce(j.leased_by, 'a worker') || ' did not finish attempt ' || j.attempts
-          ELSE j.last_error END,
-        lease_token = CASE WHEN due.exhausted THEN NULL ELSE gen_random_uuid() END,
-        leased_by = CASE WHEN due.exhausted THEN NULL ELSE ${workerId}::text END,
-        due_at = now() + ${leaseSeconds}::int * interval '1 second'
-      FROM due, messages m
-      WHERE j.message_id = due.message_id AND j.destination = due.destination AND m.message_id = j.message_id
-      RETURNING j.message_id, j.destination, j.attempts, j.status::text, j.lease_token::text, m.provider::text, m.kind::text, m.type,
-        m.sender, m.user_id, m.tenant, m.provider_timestamp, m.from_me, m.authenticated, m.replays, m.payload, m.received_at`;
+      SELECT * FROM leased`;
     return {
       leased: rows.filter((r) => r.status === 'processing').map((row) => toLeasedDelivery(row, validUntil)),
       dead: rows.filter((r) => r.status === 'dead').map((r) => `${r.destination}/${r.message_id}`),

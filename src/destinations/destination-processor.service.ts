@@ -2,11 +2,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import { FlushFailure, GroupCommit } from '../common/group-commit.js';
 import { AppConfig } from '../config/app-config.js';
 import { redactPhoneNumbers } from '../logging/redact.js';
-import { ForwardClient } from '../steps/forward/forward-client.js';
+import { ForwardClient, ForwardFailure } from '../steps/forward/forward-client.js';
 import { LeaseLostError, ShutdownInterruption } from '../worker/attempt-interruptions.js';
 import { RetryLaterError } from '../worker/event-step.js';
 import type { JobProcessor, ProcessOutcome } from '../worker/job-queue.js';
 import { nextRetryDelayMs } from '../worker/retry-policy.js';
+import { DestinationGates } from './destination-gates.service.js';
 import { DestinationJobsRepository } from './destination-jobs.repository.js';
 import { Destinations } from './destinations.js';
 import type { DeliveryOutcome, DeliveryOutcomeStatus, LeasedDelivery } from './leased-delivery.js';
@@ -29,6 +30,7 @@ export class DestinationProcessor implements JobProcessor<LeasedDelivery> {
     private readonly destinations: Destinations,
     private readonly repository: DestinationJobsRepository,
     private readonly client: ForwardClient,
+    private readonly gates: DestinationGates,
   ) {
     const limits = { maxConcurrentFlushes: Math.max(1, Math.floor(config.DB_POOL_SIZE / 5)), maxItemsPerFlush: 1000 };
     this.outcomes = new GroupCommit((batch) => this.write(batch), limits);
@@ -40,7 +42,7 @@ export class DestinationProcessor implements JobProcessor<LeasedDelivery> {
     const base = { messageId: job.event.key, destination: job.destination, leaseToken: job.leaseToken, maxAttempts: destination.config.maxAttempts };
     try {
       const answer = await this.client.post(destination.target, job.event, job, signal);
-      const status = await this.outcomes.submit([{ ...base, result: JSON.stringify(answer), error: null, delayMs: 0 }]);
+      const status = await this.outcomes.submit([{ ...base, result: JSON.stringify(answer), error: null, delayMs: 0, verdict: 'success', pauseMs: 0 }]);
       return status[0] === 'lease-lost' ? this.leaseLost(job) : { outcome: 'processed' };
     } catch (error) {
       const reason: unknown = signal.aborted ? signal.reason : error;
@@ -49,7 +51,7 @@ export class DestinationProcessor implements JobProcessor<LeasedDelivery> {
       const message = (reason instanceof Error ? reason.message : String(reason)).slice(0, MAX_ERROR_LENGTH);
       const requested = reason instanceof RetryLaterError ? reason.retryAfterMs : undefined;
       const delayMs = nextRetryDelayMs(job.attempt, { baseMs: this.config.RETRY_BASE_MS, maxMs: this.config.RETRY_MAX_MS }, requested);
-      const [status] = await this.outcomes.submit([{ ...base, result: null, error: message, delayMs }]);
+      const [status] = await this.outcomes.submit([{ ...base, result: null, error: message, delayMs, verdict: verdictOf(reason), pauseMs: requested ?? 0 }]);
       const what = `delivery ${redactPhoneNumbers(job.key)} attempt ${job.attempt}/${base.maxAttempts} failed: ${redactPhoneNumbers(message)}`;
       if (status === 'dead') this.logger.error(`${what}; no attempts left: dead`);
       else if (status === 'failed') this.logger.warn(`${what}; retry in ${delayMs} ms`);
@@ -69,7 +71,22 @@ export class DestinationProcessor implements JobProcessor<LeasedDelivery> {
   }
 
   private async write(batch: DeliveryOutcome[][]): Promise<Array<DeliveryOutcomeStatus[] | FlushFailure>> {
-    const statuses = await this.repository.finish(batch.flat());
-    return batch.map((outcomes) => outcomes.map((o) => statuses.get(`${o.destination}/${o.messageId}`)!));
+    const outcomes = batch.flat();
+    const statuses = await this.repository.finish(outcomes);
+    // The breakers learn from what was written; failing to update them costs no delivery, so it is only logged.
+    const written = outcomes.filter((o) => statuses.get(`${o.destination}/${o.messageId}`) !== 'lease-lost');
+    await this.gates.report(written).catch((error: Error) => this.logger.warn(`updating the destinations' circuit breakers failed: ${error.message}`));
+    return batch.map((items) => items.map((o) => statuses.get(`${o.destination}/${o.messageId}`)!));
   }
+}
+
+/**
+ * What a failure says of the destination: a 5xx, a timeout or a refused connection count
+ * toward its circuit; a 4xx is this event's problem; a Retry-After (429, 503) is honoured as a
+ * pause of the whole destination rather than counted.
+ */
+function verdictOf(reason: unknown): 'failure' | 'neutral' {
+  if (reason instanceof RetryLaterError) return 'neutral';
+  if (reason instanceof ForwardFailure && reason.kind === 'status') return (reason.status ?? 500) >= 500 ? 'failure' : 'neutral';
+  return 'failure';
 }

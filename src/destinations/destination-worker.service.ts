@@ -6,6 +6,7 @@ import type { JobQueue } from '../worker/job-queue.js';
 import { QueueWorker } from '../worker/queue-worker.js';
 import { DestinationJobsRepository } from './destination-jobs.repository.js';
 import { DestinationProcessor } from './destination-processor.service.js';
+import { DestinationGates } from './destination-gates.service.js';
 import { Destinations } from './destinations.js';
 import type { LeasedDelivery } from './leased-delivery.js';
 
@@ -21,19 +22,21 @@ export class DestinationWorker extends QueueWorker<LeasedDelivery> implements On
     repository: DestinationJobsRepository,
     processor: DestinationProcessor,
     private readonly destinations: Destinations,
+    private readonly gates: DestinationGates,
     private readonly metrics: MetricsService,
   ) {
-    const limits = () => destinations.enabled.map((d) => ({ name: d.config.name, maxAttempts: d.config.maxAttempts }));
     const queue: JobQueue<LeasedDelivery> = {
-      lease: (limit, workerId) => repository.lease(limit, config.LEASE_SECONDS, workerId, limits()),
+      lease: async (limit, workerId) => repository.lease(limit, config.LEASE_SECONDS, workerId, await gates.quotas(limit)),
       renew: (jobs) => repository.renew(jobs, config.LEASE_SECONDS),
       release: (jobs) => repository.release(jobs),
     };
     super(config, queue, processor, { noun: 'delivery', channel: 'destination_jobs', concurrency: config.WORKER_CONCURRENCY });
   }
 
-  onApplicationBootstrap(): void {
-    if (this.config.WORKER_ENABLED && this.destinations.enabled.length > 0) this.start();
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.WORKER_ENABLED || this.destinations.enabled.length === 0) return;
+    await this.gates.ensureRows();
+    this.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -34,6 +34,16 @@ export interface DestinationRateLimit {
   burst: number;
 }
 
+/** When a destination is taken out of rotation, and how it is tried again. */
+export interface DestinationCircuitBreaker {
+  /** Consecutive failures (5xx, timeouts, connection errors) that open the circuit. */
+  failures: number;
+  /** While open, one delivery is tried (the probe) this often; its success closes the circuit. */
+  probeIntervalMs: number;
+}
+
+export const DEFAULT_CIRCUIT_BREAKER: DestinationCircuitBreaker = { failures: 5, probeIntervalMs: 30_000 };
+
 /** One downstream URL and the events it receives, as read from DESTINATIONS_FILE. */
 export interface Destination {
   /** Unique; a bounded metric label and part of keys, hence DESTINATION_NAME. */
@@ -48,6 +58,7 @@ export interface Destination {
   /** How long a conversation's event may be held back for an earlier one (ordering conversation only). */
   reorderWindowMs: number;
   rateLimit: DestinationRateLimit | null;
+  circuitBreaker: DestinationCircuitBreaker;
   maxAttempts: number;
   /** A disabled destination is still validated, so enabling it later cannot break the boot. */
   enabled: boolean;
@@ -61,6 +72,8 @@ export const DESTINATION_LIMITS = {
   reorderWindowMs: { min: 0, max: 60_000 },
   maxPerSecond: 10_000,
   maxAttempts: { min: 1, max: 100 },
+  breakerFailures: { min: 1, max: 1000 },
+  probeIntervalMs: { min: 100, max: 3_600_000 },
 } as const;
 
 // Reading one setting of DESTINATIONS_FILE: each reader reports what is wrong and lets the
@@ -141,4 +154,18 @@ export function readRateLimit(value: unknown, report: ReportProblem): Destinatio
   if (burst !== undefined && !(Number.isSafeInteger(burst) && (burst as number) >= 1)) report('rateLimit.burst', 'must be a whole number of at least 1');
   if (typeof perSecond !== 'number') return null;
   return { perSecond, burst: typeof burst === 'number' ? burst : Math.max(1, Math.ceil(perSecond)) };
+}
+
+export function readCircuitBreaker(value: unknown, report: ReportProblem): DestinationCircuitBreaker {
+  if (value === undefined) return DEFAULT_CIRCUIT_BREAKER;
+  if (!isMapping(value)) {
+    report('circuitBreaker', "must be a mapping like { failures: 5, probeInterval: '30s' }");
+    return DEFAULT_CIRCUIT_BREAKER;
+  }
+  checkKeys(value, ['failures', 'probeInterval'], 'circuitBreaker.', report);
+  return {
+    failures: readInteger(ownValue(value, 'failures') ?? undefined, 'circuitBreaker.failures', DESTINATION_LIMITS.breakerFailures, report) ?? DEFAULT_CIRCUIT_BREAKER.failures,
+    probeIntervalMs: readDuration(ownValue(value, 'probeInterval') ?? undefined, 'circuitBreaker.probeInterval', DESTINATION_LIMITS.probeIntervalMs, report)
+      ?? DEFAULT_CIRCUIT_BREAKER.probeIntervalMs,
+  };
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseDuration, type Destination } from './destination.js';
+import { DEFAULT_CIRCUIT_BREAKER, parseDuration, type Destination } from './destination.js';
 import { DestinationsFileError, loadDestinationsFile, parseDestinations } from './destinations-file.js';
 
 const defaults = { maxAttempts: 10, timeoutMs: 10_000 };
@@ -35,16 +35,16 @@ const EXPECTED: Destination[] = [
   {
     name: 'support-bot', url: 'https://bot.internal.example.com/events', secrets: [WHSEC], timeoutMs: 5000,
     filter: { kind: ['message'], tenant: ['106540352242922'], match: { fromMe: false, 'payload.message.type': ['text', 'interactive'] } },
-    ordering: 'conversation', reorderWindowMs: 2000, rateLimit: null, maxAttempts: 10, enabled: true,
+    ordering: 'conversation', reorderWindowMs: 2000, rateLimit: null, circuitBreaker: DEFAULT_CIRCUIT_BREAKER, maxAttempts: 10, enabled: true,
   },
   {
     name: 'crm', url: 'https://crm.example.com/hooks/whatsapp', secrets: ['new-crm-secret', 'old-crm-secret'], timeoutMs: 10_000,
     filter: { kind: ['status'], type: ['delivered', 'read', 'failed'] },
-    ordering: 'none', reorderWindowMs: 0, rateLimit: { perSecond: 20, burst: 40 }, maxAttempts: 25, enabled: true,
+    ordering: 'none', reorderWindowMs: 0, rateLimit: { perSecond: 20, burst: 40 }, circuitBreaker: DEFAULT_CIRCUIT_BREAKER, maxAttempts: 25, enabled: true,
   },
   {
     name: 'warehouse', url: 'http://warehouse.internal:8080/ingest', secrets: [], timeoutMs: 10_000, filter: {},
-    ordering: 'none', reorderWindowMs: 0, rateLimit: null, maxAttempts: 10, enabled: true,
+    ordering: 'none', reorderWindowMs: 0, rateLimit: null, circuitBreaker: DEFAULT_CIRCUIT_BREAKER, maxAttempts: 10, enabled: true,
   },
 ];
 
@@ -88,7 +88,7 @@ describe('parseDestinations', () => {
     const [destination] = parseDestinations('- { name: all, url: "https://a.example/x" }', 'yaml', { maxAttempts: 7, timeoutMs: 3000 });
     expect(destination).toEqual({
       name: 'all', url: 'https://a.example/x', secrets: [], timeoutMs: 3000, filter: {}, ordering: 'none', reorderWindowMs: 0,
-      rateLimit: null, maxAttempts: 7, enabled: true,
+      rateLimit: null, circuitBreaker: DEFAULT_CIRCUIT_BREAKER, maxAttempts: 7, enabled: true,
     });
   });
 
@@ -160,7 +160,7 @@ destinations:
   - just a string
 `;
     expect(problemsOf(text)).toEqual([
-      'DESTINATIONS_FILE d.yaml: destination 1 (support-bot): rateLimt is not a known key (name, url, secret, timeout, filter, ordering, reorderWindow, reorderWindowMs, rateLimit, maxAttempts, enabled)',
+      'DESTINATIONS_FILE d.yaml: destination 1 (support-bot): rateLimt is not a known key (name, url, secret, timeout, filter, ordering, reorderWindow, reorderWindowMs, rateLimit, circuitBreaker, maxAttempts, enabled)',
       'DESTINATIONS_FILE d.yaml: destination 1 (support-bot): url must be an absolute http(s) URL',
       'DESTINATIONS_FILE d.yaml: destination 1 (support-bot): secret #2 must be at least 8 characters',
       'DESTINATIONS_FILE d.yaml: destination 1 (support-bot): ordering must be none or conversation',
@@ -173,7 +173,7 @@ destinations:
       'DESTINATIONS_FILE d.yaml: destination 4 ("CRM Main"): filter.source "metaa" is not one of meta, wasender, generic, twilio, 360dialog, waha, evolution',
       'DESTINATIONS_FILE d.yaml: destination 4 ("CRM Main"): filter.tenant holds the number 106540352242922; write it in quotes',
       'DESTINATIONS_FILE d.yaml: destination 5 (crm): name crm is already used by destination 2',
-      'DESTINATIONS_FILE d.yaml: destination 6: must be a mapping of settings (name, url, secret, timeout, filter, ordering, reorderWindow, reorderWindowMs, rateLimit, maxAttempts, enabled)',
+      'DESTINATIONS_FILE d.yaml: destination 6: must be a mapping of settings (name, url, secret, timeout, filter, ordering, reorderWindow, reorderWindowMs, rateLimit, circuitBreaker, maxAttempts, enabled)',
     ]);
   });
 
@@ -224,7 +224,7 @@ destinations:
   it('reads keys as own properties: __proto__ and constructor are unknown keys, never prototypes', () => {
     const json = '[{"name": "a", "url": "https://a.example", "__proto__": {"enabled": false}, "rateLimit": {"perSecond": 1, "constructor": 1}}]';
     expect(problemsOf(json, 'json')).toEqual([
-      'DESTINATIONS_FILE d.yaml: destination 1 (a): __proto__ is not a known key (name, url, secret, timeout, filter, ordering, reorderWindow, reorderWindowMs, rateLimit, maxAttempts, enabled)',
+      'DESTINATIONS_FILE d.yaml: destination 1 (a): __proto__ is not a known key (name, url, secret, timeout, filter, ordering, reorderWindow, reorderWindowMs, rateLimit, circuitBreaker, maxAttempts, enabled)',
       'DESTINATIONS_FILE d.yaml: destination 1 (a): rateLimit.constructor is not a known key (perSecond, burst)',
     ]);
     expect(problemsOf('- { name: a, url: "https://a.example", __proto__: { enabled: false } }')).toHaveLength(1);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parseDocument } from 'yaml';
 import {
-  checkKeys, DESTINATION_LIMITS as LIMITS, DESTINATION_NAME, DESTINATION_ORDERINGS, isMapping, ownValue, readDuration, readInteger, readRateLimit, readSecrets,
+  checkKeys, DESTINATION_LIMITS as LIMITS, DESTINATION_NAME, DESTINATION_ORDERINGS, isMapping, ownValue, readCircuitBreaker, readDuration, readInteger, readRateLimit, readSecrets,
   type Destination, type DestinationOrdering, type ReportProblem,
 } from './destination.js';
 import { readFilter } from './destination-filter.js';
@@ -23,7 +23,7 @@ export class DestinationsFileError extends Error {
   }
 }
 
-const ENTRY_KEYS = ['name', 'url', 'secret', 'timeout', 'filter', 'ordering', 'reorderWindow', 'reorderWindowMs', 'rateLimit', 'maxAttempts', 'enabled'];
+const ENTRY_KEYS = ['name', 'url', 'secret', 'timeout', 'filter', 'ordering', 'reorderWindow', 'reorderWindowMs', 'rateLimit', 'circuitBreaker', 'maxAttempts', 'enabled'];
 
 /** Reads DESTINATIONS_FILE once at boot; `.json` is JSON, `.yaml`/`.yml` YAML, anything else whichever parses. */
 export function loadDestinationsFile(path: string, defaults: DestinationDefaults): Destination[] {
@@ -128,6 +128,7 @@ function readEntry(entry: unknown, index: number, defaults: DestinationDefaults,
     ordering: readOrdering(given('ordering'), report),
     reorderWindowMs: readDuration(given(windowKey), windowKey, LIMITS.reorderWindowMs, report) ?? 0,
     rateLimit: readRateLimit(given('rateLimit'), report),
+    circuitBreaker: readCircuitBreaker(given('circuitBreaker'), report),
     maxAttempts: readInteger(given('maxAttempts'), 'maxAttempts', LIMITS.maxAttempts, report) ?? defaults.maxAttempts,
     enabled: given('enabled') ?? true,
   } as Destination;

@@ -20,6 +20,9 @@ export interface DeliveryOutcome {
   error: string | null;
   delayMs: number;
   maxAttempts: number;
+  /** What the attempt says of the destination's health (not stored with the delivery). */
+  verdict: 'success' | 'failure' | 'neutral';
+  pauseMs: number;
 }
 
 export type DeliveryOutcomeStatus = 'processed' | 'failed' | 'dead' | 'lease-lost';

@@ -1,17 +1,22 @@
 import { Logger, Module, type OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
 import { DeliveriesModule } from '../deliveries/deliveries.module.js';
+import { DestinationsModule } from '../destinations/destinations.module.js';
 import { ApiKeyGuard } from './api-key.guard.js';
+import { BulkReplayRepository } from './bulk-replay.repository.js';
+import { BulkReplayService } from './bulk-replay.service.js';
 import { DeliveriesController } from './deliveries.controller.js';
+import { DestinationsController } from './destinations.controller.js';
 import { InspectionService } from './inspection.service.js';
 import { MessageInspectionRepository } from './message-inspection.repository.js';
 import { MessagesController } from './messages.controller.js';
+import { ReplayRequestsRepository } from './replay-requests.repository.js';
 
-/** The operator API: GET /messages…, POST /messages/{id}/replay, GET /deliveries/{wamid}. */
+/** The operator API: GET /messages…, POST /messages/{id}/replay, POST /messages/replay, GET /deliveries/{wamid}, GET /destinations. */
 @Module({
-  imports: [DeliveriesModule],
-  controllers: [MessagesController, DeliveriesController],
-  providers: [InspectionService, MessageInspectionRepository, ApiKeyGuard],
+  imports: [DeliveriesModule, DestinationsModule],
+  controllers: [MessagesController, DeliveriesController, DestinationsController],
+  providers: [InspectionService, MessageInspectionRepository, BulkReplayService, BulkReplayRepository, ReplayRequestsRepository, ApiKeyGuard],
 })
 export class InspectionModule implements OnModuleInit {
   constructor(private readonly config: AppConfig) {}

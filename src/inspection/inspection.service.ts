@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError, InvalidQueryError, NotFoundError } from '../common/domain-errors.js';
-import { microsToIsoText, parseIsoDateTime } from '../common/iso-date-time.js';
 import type { EventKind, ProviderName } from '../events/normalized-event.js';
 import { DeliveriesRepository } from '../deliveries/deliveries.repository.js';
 import type { DeliveryDto } from './dto/delivery-response.js';
+import { instantText } from './message-filter-sql.js';
 import { MessageInspectionRepository, type MessageRow } from './message-inspection.repository.js';
 import {
   EVENT_KINDS,
@@ -119,18 +119,6 @@ export class InspectionService {
     }
     throw new ConflictError(REFUSALS[status] ?? `the event is ${status}`);
   }
-}
-
-/**
- * The instant as UTC text with microseconds, which PostgreSQL reads exactly in any session time
- * zone (the query's own offset may carry more digits than it keeps). The query DTO already
- * refused anything else; this keeps the service safe without it.
- */
-function instantText(name: string, value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const micros = parseIsoDateTime(value, { complete: true });
-  if (micros === null) throw new InvalidQueryError(`${name} must be an ISO 8601 date-time with an offset or Z`);
-  return microsToIsoText(micros);
 }
 
 const UNFINISHED: ReadonlySet<string> = new Set(['received', 'processing', 'failed']);

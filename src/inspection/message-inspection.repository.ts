@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { eventConditions, keysetCondition, whereAll } from './message-filter-sql.js';
 import type { MessageFilter, MessageStatus } from './message-views.js';
 import type { PageCursor } from './page-cursor.js';
 
@@ -59,23 +60,11 @@ export class MessageInspectionRepository {
    * repeat nor shift the pages. Reads one row more than `limit` to know whether more follow.
    */
   list(filter: MessageFilter, limit: number, after: PageCursor | null): Promise<MessageRow[]> {
-    const conditions: Prisma.Sql[] = [];
-    if (filter.status) conditions.push(Prisma.sql`status = ${filter.status}::message_status`);
-    if (filter.provider) conditions.push(Prisma.sql`provider = ${filter.provider}::provider`);
-    if (filter.kind) conditions.push(Prisma.sql`kind = ${filter.kind}::event_kind`);
-    if (filter.type) conditions.push(Prisma.sql`type = ${filter.type}`);
-    // Either identity of the other party: two index scans (sender, user_id) OR-ed.
-    if (filter.from) conditions.push(Prisma.sql`(sender = ${filter.from} OR user_id = ${filter.from})`);
-    if (filter.tenant) conditions.push(Prisma.sql`tenant = ${filter.tenant}`);
-    if (filter.since) conditions.push(Prisma.sql`received_at >= ${filter.since}::timestamptz`);
-    if (filter.until) conditions.push(Prisma.sql`received_at < ${filter.until}::timestamptz`);
-    if (after) {
-      conditions.push(Prisma.sql`(received_at, message_id) <
-        ('epoch'::timestamptz + ${after.receivedAtMicros}::bigint * interval '1 microsecond', ${after.id}::varchar)`);
-    }
-    const where = conditions.length > 0 ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
+    const conditions = eventConditions(filter);
+    if (filter.status) conditions.push(Prisma.sql`m.status = ${filter.status}::message_status`);
+    if (after) conditions.push(keysetCondition(after, '<'));
     return this.prisma.$queryRaw<MessageRow[]>`
-      SELECT ${SUMMARY_COLUMNS} FROM messages ${where}
+      SELECT ${SUMMARY_COLUMNS} FROM messages m ${whereAll(conditions)}
       ORDER BY received_at DESC, message_id DESC LIMIT ${limit + 1}`;
   }
 

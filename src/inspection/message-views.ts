@@ -102,3 +102,12 @@ export interface ReplayAccepted {
   /** Destinations whose dead or failed delivery of it goes out again. */
   destinations: string[];
 }
+
+/** What POST /messages/replay did (or, in a dry run, would do). */
+export interface BulkReplayResult {
+  replayed: number;
+  dryRun: boolean;
+  /** Events, or their deliveries to `destination`. */
+  target: 'events' | 'deliveries';
+  destination: string | null;
+}

@@ -1,18 +1,24 @@
-import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
+import { Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { BulkReplayService } from './bulk-replay.service.js';
+import { BulkReplayQuery, BulkReplayResultDto } from './dto/bulk-replay.js';
 import { ListMessagesQuery, ReplayQuery, StatsQuery } from './dto/message-queries.js';
 import { ErrorDto } from '../common/error.dto.js';
 import { MessageDetailDto, MessagePageDto, MessageStatsDto, ReplayAcceptedDto } from './dto/message-responses.js';
 import { InspectionApi } from './inspection-api.decorator.js';
 import { InspectionService } from './inspection.service.js';
-import type { MessageDetail, MessagePage, MessageStats, ReplayAccepted } from './message-views.js';
+import type { BulkReplayResult, MessageDetail, MessagePage, MessageStats, ReplayAccepted } from './message-views.js';
 
 const idParam = ApiParam({ name: 'id', description: 'the idempotency key, URL-encoded', example: 'meta:msg:wamid.HBgL…' });
 
 @Controller('messages')
 @InspectionApi('messages')
 export class MessagesController {
-  constructor(private readonly inspection: InspectionService) {}
+  constructor(
+    private readonly inspection: InspectionService,
+    private readonly bulkReplay: BulkReplayService,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'Events, newest first, filtered, one page at a time (no raw payloads)' })
@@ -27,6 +33,30 @@ export class MessagesController {
   @ApiOkResponse({ description: 'counts over the whole inbox, or over one tenant', type: MessageStatsDto })
   stats(@Query() query: StatsQuery): Promise<MessageStats> {
     return this.inspection.stats(query.tenant);
+  }
+
+  @Post('replay')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Put every dead or failed event matching GET /messages’ filters (or its deliveries to one destination) back to work',
+    description: 'In batches of 500, each its own short transaction; rows a worker holds at that moment are skipped. ' +
+      'fromStart=true also replays processed ones under a new key (not from=start: `from` is the other-party filter). ' +
+      'dryRun=true only counts. With an Idempotency-Key, a repeat acts no more and answers the first call’s result.',
+  })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: '1 to 255 printable ASCII characters; the same key with the same filters replays once' })
+  @ApiOkResponse({
+    description: 'what was replayed (or, in a dry run, would be)', type: BulkReplayResultDto,
+    headers: { 'Idempotent-Replayed': { description: 'true: the answer of an earlier call with this Idempotency-Key; nothing was done now', schema: { type: 'string', enum: ['true'] } } },
+  })
+  @ApiResponse({ status: 409, description: 'the Idempotency-Key was used with other filters, or its first call is still running', type: ErrorDto })
+  async replayMatching(
+    @Query() query: BulkReplayQuery,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<BulkReplayResult> {
+    const { result, repeated } = await this.bulkReplay.replay(query, idempotencyKey);
+    if (repeated) response.setHeader('Idempotent-Replayed', 'true');
+    return result;
   }
 
   @Get(':id')

@@ -28,9 +28,20 @@ export class DestinationsStep implements EventStep {
 
   async run(event: NormalizedEvent, context: StepContext): Promise<{ destinations: string[] }> {
     const view = toForwardedEvent(event, context);
-    const names = this.destinations.enabled.filter((d) => matchesFilter(d.config.filter, view)).map((d) => d.config.name);
-    await this.repository.create(event.key, names, context.replay);
-    if (names.length > 0) this.worker.wakeForDueWork(); // this process's destination worker need not wait for the NOTIFY
-    return { destinations: names };
+    const matching = this.destinations.enabled.filter((d) => matchesFilter(d.config.filter, view));
+    const deliveries = matching.map(({ config }) => ({ destination: config.name, conversation: config.ordering === 'conversation' ? conversationOf(event) : null }));
+    await this.repository.create(event.key, deliveries, context.replay, { at: event.providerTimestamp ?? context.receivedAt, receivedAt: context.receivedAt });
+    if (deliveries.length > 0) this.worker.wakeForDueWork(); // this process's destination worker need not wait for the NOTIFY
+    return { destinations: deliveries.map((d) => d.destination) };
   }
+}
+
+/**
+ * The conversation an event belongs to: its business number and the other party (a status is
+ * about the recipient, so it joins that user's conversation). None without another party: such
+ * an event is delivered in no particular order.
+ */
+export function conversationOf(event: NormalizedEvent): string | null {
+  const party = event.sender ?? event.userId;
+  return party === null ? null : `${event.tenant ?? ''}|${party}`.slice(0, 300);
 }
