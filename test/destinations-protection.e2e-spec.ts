@@ -64,6 +64,8 @@ describe('protecting destinations', () => {
     await sendTo('fragile', 10);
     const open = await eventually(destinations, (list) => list.find((d) => d.name === 'fragile')?.state === 'open');
     expect(open.find((d: any) => d.name === 'fragile')).toMatchObject({ consecutiveFailures: expect.any(Number), lastError: expect.stringContaining('answered 500') });
+    // Each worker publishes the gate as it last read it (every lease loop, at least every WORKER_POLL_MS).
+    await eventually(async () => (await fetch(`${apps[0].baseUrl}/metrics`)).text(), (text) => /wdd_destination_circuit_open\{destination="fragile"\} 1/.test(text));
     const whileOpen = arrivals('fragile').length;
     await eventually(async () => arrivals('fragile').length, (n) => n >= whileOpen + 2); // probes, one per interval
     expect((await jobs('fragile')).filter((j) => j.status === 'dead').length).toBeLessThan(10); // without the breaker all 10 die in ~1 s

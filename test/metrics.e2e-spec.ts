@@ -142,6 +142,8 @@ describe('GET /metrics', () => {
       wdd_signature_rejections_total: 'counter',
       wdd_claims_shed_total: 'counter',
       wdd_destination_outcomes_total: 'counter',
+      wdd_destination_circuit_open: 'gauge',
+      wdd_destination_paused: 'gauge',
       wdd_ack_duration_seconds: 'histogram',
       wdd_processing_outcomes_total: 'counter',
       wdd_retention_purged_total: 'counter',

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { DestinationGatesRepository, type DestinationGate, type HealthReport } from './destination-gates.repository.js';
 import type { LeaseQuota } from './destination-jobs.repository.js';
 import { Destinations } from './destinations.js';
@@ -26,6 +27,7 @@ export class DestinationGates {
   constructor(
     private readonly destinations: Destinations,
     private readonly repository: DestinationGatesRepository,
+    private readonly metrics: MetricsService,
   ) {}
 
   ensureRows(): Promise<void> {
@@ -36,6 +38,7 @@ export class DestinationGates {
   async quotas(limit: number): Promise<LeaseQuota[]> {
     const gates = await this.repository.gates();
     this.known = new Map(gates.map((g) => [g.destination, g]));
+    for (const gate of gates) this.metrics.destinationGate(gate.destination, gate.circuit === 'open', gate.paused);
     const quotas: LeaseQuota[] = [];
     for (const { config } of this.destinations.enabled) {
       const gate = this.known.get(config.name);

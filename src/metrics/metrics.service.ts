@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { NormalizedEvent, ProviderName } from '../events/normalized-event.js';
 import type { EventResult } from '../webhooks/webhook-delivery.js';
 import { registerInboxGauges } from './inbox-gauges.js';
@@ -68,6 +68,18 @@ export class MetricsService {
     name: 'wdd_destination_outcomes_total',
     help: 'Attempts at deliveries to destinations (DESTINATIONS_FILE), by destination and how they ended.',
     labelNames: ['destination', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly destinationCircuit = new Gauge({
+    name: 'wdd_destination_circuit_open',
+    help: "1 while a destination's circuit is open (paused after consecutive failures, probed once per interval), 0 while closed; as last seen by this process's destination worker.",
+    labelNames: ['destination'] as const,
+    registers: [this.registry],
+  });
+  private readonly destinationPaused = new Gauge({
+    name: 'wdd_destination_paused',
+    help: '1 while nothing may be sent to a destination (an open circuit between probes, or a Retry-After), 0 otherwise; as last seen by this process.',
+    labelNames: ['destination'] as const,
     registers: [this.registry],
   });
   private readonly stepDuration = new Histogram({
@@ -158,6 +170,12 @@ export class MetricsService {
   /** How one attempt at a delivery ended; `destination` is a configured name (a bounded set). */
   destinationOutcome(destination: string, outcome: ProcessingOutcome | 'lease-lost', count = 1): void {
     if (count > 0) this.destinationOutcomes.inc({ destination, outcome: outcome === 'lease-lost' ? 'lease_lost' : outcome }, count);
+  }
+
+  /** A destination's gate as the destination worker last read it (names: a bounded, configured set). */
+  destinationGate(destination: string, open: boolean, paused: boolean): void {
+    this.destinationCircuit.set({ destination }, open ? 1 : 0);
+    this.destinationPaused.set({ destination }, paused ? 1 : 0);
   }
 
   /** Runs one step, recording its duration and whether it returned or threw. */
