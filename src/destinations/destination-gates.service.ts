@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { DestinationGatesRepository, type DestinationGate, type HealthReport } from './destination-gates.repository.js';
-import type { LeaseQuota } from './destination-jobs.repository.js';
+import type { LeaseQuota } from './leased-delivery.js';
 import { Destinations } from './destinations.js';
 
 /** How one attempt ended, as far as the destination's health goes. */

@@ -1,45 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import type { EventKind, ProviderName } from '../events/normalized-event.js';
 import { withConflictRetries } from '../messages/database-errors.js';
+import { eventOfRow, type EventRow } from '../messages/event-row.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import type { DeliveryOutcome, DeliveryOutcomeStatus, LeasedDelivery } from './leased-delivery.js';
+import type { DeliveryOutcome, DeliveryOutcomeStatus, LeasedDelivery, LeaseQuota, NewDelivery } from './leased-delivery.js';
 
-interface LeasedRow {
-  message_id: string;
+interface LeasedRow extends EventRow {
   destination: string;
   attempts: number;
   status: 'processing' | 'dead';
   lease_token: string | null;
-  provider: ProviderName;
-  kind: EventKind;
-  type: string;
-  sender: string | null;
-  user_id: string | null;
-  tenant: string | null;
-  provider_timestamp: Date | null;
-  from_me: boolean;
-  authenticated: boolean;
   replays: number;
-  payload: Record<string, unknown>;
-  received_at: Date;
-}
-
-/** How much of one destination a lease may take. */
-export interface LeaseQuota {
-  name: string;
-  maxAttempts: number;
-  /** At most this many of its deliveries (1 for an open circuit's probe). */
-  quota: number;
-  rateLimit: { perSecond: number; burst: number } | null;
-  /** ordering: conversation: only a conversation's head, and none while one is in flight, after this hold (ms). */
-  ordered: boolean;
-  reorderWindowMs: number;
-}
-
-/** One delivery the fan-out creates; `conversation` only for a destination that keeps conversations in order. */
-export interface NewDelivery {
-  destination: string;
-  conversation: string | null;
 }
 
 /**
@@ -175,49 +145,13 @@ export class DestinationJobsRepository {
     for (const row of rows) statuses.set(`${row.destination}/${row.message_id}`, row.status);
     return statuses;
   }
-
-  /** The heartbeat: moves the leases still held forward; returns the tokens still held. */
-  async renew(jobs: LeasedDelivery[], leaseSeconds: number): Promise<Set<string>> {
-    const rows = await withConflictRetries(() => this.prisma.driverQuery<{ token: string }>`
-      WITH owned AS (
-        SELECT j.message_id, j.destination FROM unnest(${jobs.map((j) => j.event.key)}::text[], ${jobs.map((j) => j.destination)}::text[],
-          ${jobs.map((j) => j.leaseToken)}::uuid[]) AS r(message_id, destination, token)
-        JOIN destination_jobs j ON j.message_id = r.message_id AND j.destination = r.destination AND j.lease_token = r.token
-        ORDER BY j.message_id, j.destination
-        FOR UPDATE OF j
-      )
-      UPDATE destination_jobs AS j SET due_at = now() + ${leaseSeconds}::int * interval '1 second'
-      FROM owned o WHERE j.message_id = o.message_id AND j.destination = o.destination
-      RETURNING j.lease_token::text AS token`);
-    return new Set(rows.map((r) => r.token));
-  }
-
-  /** Gives deliveries back unfinished (shutdown): due at once, the interrupted attempt not counted. */
-  release(jobs: LeasedDelivery[]): Promise<number> {
-    if (jobs.length === 0) return Promise.resolve(0);
-    return withConflictRetries(() => this.prisma.$executeRaw`
-      WITH owned AS (
-        SELECT j.message_id, j.destination FROM unnest(${jobs.map((j) => j.event.key)}::text[], ${jobs.map((j) => j.destination)}::text[],
-          ${jobs.map((j) => j.leaseToken)}::uuid[]) AS r(message_id, destination, token)
-        JOIN destination_jobs j ON j.message_id = r.message_id AND j.destination = r.destination AND j.lease_token = r.token
-        ORDER BY j.message_id, j.destination
-        FOR UPDATE OF j
-      )
-      UPDATE destination_jobs AS j SET
-        status = (CASE WHEN j.attempts <= 1 THEN 'received' ELSE 'failed' END)::message_status,
-        attempts = greatest(j.attempts - 1, 0), due_at = now(), lease_token = NULL, leased_by = NULL
-      FROM owned o WHERE j.message_id = o.message_id AND j.destination = o.destination`);
-  }
 }
 
 function toLeasedDelivery(row: LeasedRow, validUntil: number): LeasedDelivery {
   return {
     key: `${row.destination}/${row.message_id}`,
     destination: row.destination,
-    event: {
-      key: row.message_id, provider: row.provider, kind: row.kind, type: row.type, sender: row.sender, userId: row.user_id,
-      tenant: row.tenant, providerTimestamp: row.provider_timestamp, fromMe: row.from_me, authenticated: row.authenticated, raw: row.payload,
-    },
+    event: eventOfRow(row),
     replay: row.replays,
     leaseToken: row.lease_token!,
     attempt: row.attempts,

@@ -9,6 +9,7 @@ import type { JobProcessor, ProcessOutcome } from '../worker/job-queue.js';
 import { nextRetryDelayMs } from '../worker/retry-policy.js';
 import { DestinationGates } from './destination-gates.service.js';
 import { DestinationJobsRepository } from './destination-jobs.repository.js';
+import { DestinationLeasesRepository } from './destination-leases.repository.js';
 import { Destinations } from './destinations.js';
 import type { DeliveryOutcome, DeliveryOutcomeStatus, LeasedDelivery } from './leased-delivery.js';
 
@@ -29,6 +30,7 @@ export class DestinationProcessor implements JobProcessor<LeasedDelivery> {
     private readonly config: AppConfig,
     private readonly destinations: Destinations,
     private readonly repository: DestinationJobsRepository,
+    private readonly leases: DestinationLeasesRepository,
     private readonly client: ForwardClient,
     private readonly gates: DestinationGates,
   ) {
@@ -61,7 +63,7 @@ export class DestinationProcessor implements JobProcessor<LeasedDelivery> {
   }
 
   private async giveBack(job: LeasedDelivery): Promise<ProcessOutcome> {
-    await this.repository.release([job]);
+    await this.leases.release([job]);
     return { outcome: 'released' };
   }
 

@@ -5,6 +5,7 @@ import { MetricsService } from '../metrics/metrics.service.js';
 import type { JobQueue } from '../worker/job-queue.js';
 import { QueueWorker } from '../worker/queue-worker.js';
 import { DestinationJobsRepository } from './destination-jobs.repository.js';
+import { DestinationLeasesRepository } from './destination-leases.repository.js';
 import { DestinationProcessor } from './destination-processor.service.js';
 import { DestinationGates } from './destination-gates.service.js';
 import { Destinations } from './destinations.js';
@@ -20,6 +21,7 @@ export class DestinationWorker extends QueueWorker<LeasedDelivery> implements On
   constructor(
     config: AppConfig,
     repository: DestinationJobsRepository,
+    leases: DestinationLeasesRepository,
     processor: DestinationProcessor,
     private readonly destinations: Destinations,
     private readonly gates: DestinationGates,
@@ -27,8 +29,8 @@ export class DestinationWorker extends QueueWorker<LeasedDelivery> implements On
   ) {
     const queue: JobQueue<LeasedDelivery> = {
       lease: async (limit, workerId) => repository.lease(limit, config.LEASE_SECONDS, workerId, await gates.quotas(limit)),
-      renew: (jobs) => repository.renew(jobs, config.LEASE_SECONDS),
-      release: (jobs) => repository.release(jobs),
+      renew: (jobs) => leases.renew(jobs, config.LEASE_SECONDS),
+      release: (jobs) => leases.release(jobs),
     };
     super(config, queue, processor, { noun: 'delivery', channel: 'destination_jobs', concurrency: config.WORKER_CONCURRENCY });
   }

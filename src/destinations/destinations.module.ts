@@ -3,6 +3,7 @@ import { ForwardModule } from '../steps/forward/forward.module.js';
 import { DestinationGatesRepository } from './destination-gates.repository.js';
 import { DestinationGates } from './destination-gates.service.js';
 import { DestinationJobsRepository } from './destination-jobs.repository.js';
+import { DestinationLeasesRepository } from './destination-leases.repository.js';
 import { DestinationProcessor } from './destination-processor.service.js';
 import { DestinationWorker } from './destination-worker.service.js';
 import { Destinations } from './destinations.js';
@@ -11,7 +12,7 @@ import { DestinationsOverviewService } from './destinations-overview.service.js'
 /** DESTINATIONS_FILE's destinations, their deliveries (destination_jobs) and the worker that sends them. */
 @Module({
   imports: [ForwardModule],
-  providers: [Destinations, DestinationJobsRepository, DestinationGatesRepository, DestinationGates, DestinationProcessor, DestinationWorker, DestinationsOverviewService],
+  providers: [Destinations, DestinationJobsRepository, DestinationLeasesRepository, DestinationGatesRepository, DestinationGates, DestinationProcessor, DestinationWorker, DestinationsOverviewService],
   exports: [Destinations, DestinationJobsRepository, DestinationGatesRepository, DestinationWorker, DestinationsOverviewService],
 })
 export class DestinationsModule {}

@@ -26,3 +26,21 @@ export interface DeliveryOutcome {
 }
 
 export type DeliveryOutcomeStatus = 'processed' | 'failed' | 'dead' | 'lease-lost';
+
+/** How much of one destination a lease may take. */
+export interface LeaseQuota {
+  name: string;
+  maxAttempts: number;
+  /** At most this many of its deliveries (1 for an open circuit's probe). */
+  quota: number;
+  rateLimit: { perSecond: number; burst: number } | null;
+  /** ordering: conversation: only a conversation's head, and none while one is in flight, after this hold (ms). */
+  ordered: boolean;
+  reorderWindowMs: number;
+}
+
+/** One delivery the fan-out creates; `conversation` only for a destination that keeps conversations in order. */
+export interface NewDelivery {
+  destination: string;
+  conversation: string | null;
+}

@@ -1,23 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { EventKind, ProviderName } from '../events/normalized-event.js';
 import { withConflictRetries } from '../messages/database-errors.js';
+import { eventOfRow, type EventRow } from '../messages/event-row.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { AttemptFailure, FailureOutcome, LeasedEvent, StepRecord } from './leased-event.js';
 
-interface LeasedRow {
-  message_id: string;
-  provider: ProviderName;
-  kind: EventKind;
-  type: string;
-  sender: string | null;
-  user_id: string | null;
-  tenant: string | null;
-  provider_timestamp: Date | null;
-  from_me: boolean;
-  authenticated: boolean;
+interface LeasedRow extends EventRow {
   replays: number;
-  payload: Record<string, unknown>;
-  received_at: Date;
   attempts: number;
   status: 'processing' | 'dead';
   lease_token: string | null;
@@ -169,19 +157,7 @@ export class WorkQueueRepository {
 function toLeasedEvent(row: LeasedRow, validUntil: number): LeasedEvent {
   return {
     key: row.message_id,
-    event: {
-      key: row.message_id,
-      provider: row.provider,
-      kind: row.kind,
-      type: row.type,
-      sender: row.sender,
-      userId: row.user_id,
-      tenant: row.tenant,
-      providerTimestamp: row.provider_timestamp,
-      fromMe: row.from_me,
-      authenticated: row.authenticated,
-      raw: row.payload,
-    },
+    event: eventOfRow(row),
     replay: row.replays,
     leaseToken: row.lease_token!,
     attempt: row.attempts,
