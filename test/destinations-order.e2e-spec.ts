@@ -107,6 +107,19 @@ describe('per-conversation order', () => {
     expect(order.map((r) => r.headers['idempotency-key'])).toEqual([earlier.sent.key, later.sent.key]);
   });
 
+  it('never sends a reaction before the message it is about, even when it came first with the same time', async () => {
+    const target = message('15550000066', 1_800_000_300);
+    const reaction = message('15550000066', 1_800_000_300);
+    const item = (reaction.payload as any).entry[0].changes[0].value.messages[0];
+    Object.assign(item, { type: 'reaction', reaction: { message_id: target.sent.key.slice('meta:msg:'.length), emoji: '👍' } });
+    delete item.text;
+    await postWebhook(apps[0].baseUrl, reaction.payload);
+    await postWebhook(apps[1].baseUrl, target.payload);
+    await eventually(async () => answeredAt.has(reaction.sent.key), Boolean);
+    const order = downstream.requests.filter((r) => [target.sent.key, reaction.sent.key].includes(r.headers['idempotency-key'] as string));
+    expect(order.map((r) => r.headers['idempotency-key'])).toEqual([target.sent.key, reaction.sent.key]);
+  });
+
   it('lets a failing head hold only its own conversation, until it is dead; then the next one goes', async () => {
     const stuck = message('15550000099', 1_800_000_100, 'poison');
     const after = message('15550000099', 1_800_000_101);

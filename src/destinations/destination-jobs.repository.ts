@@ -30,9 +30,11 @@ export class DestinationJobsRepository {
     if (deliveries.length === 0) return;
     const sorted = [...deliveries].sort((a, b) => (a.destination < b.destination ? -1 : 1));
     await this.prisma.driverQuery`
-      INSERT INTO destination_jobs AS j (message_id, destination, conversation, replay, ordered_at, received_at)
-      SELECT ${messageId}::text, d.destination, d.conversation, ${replay}::int, ${order.at.toISOString()}::timestamptz, ${order.receivedAt.toISOString()}::timestamptz
-      FROM unnest(${sorted.map((d) => d.destination)}::text[], ${sorted.map((d) => d.conversation)}::text[]) AS d(destination, conversation)
+      INSERT INTO destination_jobs AS j (message_id, destination, conversation, after_message_id, replay, ordered_at, received_at)
+      SELECT ${messageId}::text, d.destination, d.conversation, d.after, ${replay}::int, ${order.at.toISOString()}::timestamptz,
+        ${order.receivedAt.toISOString()}::timestamptz
+      FROM unnest(${sorted.map((d) => d.destination)}::text[], ${sorted.map((d) => d.conversation)}::text[], ${sorted.map((d) => d.after)}::text[])
+        AS d(destination, conversation, after)
       ON CONFLICT (message_id, destination) DO UPDATE SET
         replay = EXCLUDED.replay, status = 'received', attempts = 0, due_at = now(), last_error = NULL, result = NULL,
         completed_at = NULL, lease_token = NULL, leased_by = NULL
@@ -73,9 +75,16 @@ export class DestinationJobsRepository {
               j.received_at <= now() - l.window_ms * interval '1 millisecond'
               AND NOT EXISTS (SELECT 1 FROM destination_jobs e
                 WHERE e.destination = j.destination AND e.conversation = j.conversation AND e.status IN ('received', 'processing', 'failed')
-                  AND (e.ordered_at, e.received_at, e.message_id) < (j.ordered_at, j.received_at, j.message_id))
+                  AND (e.ordered_at, e.received_at, e.message_id) < (j.ordered_at, j.received_at, j.message_id)
+                  AND e.after_message_id IS DISTINCT FROM j.message_id) -- an earlier reaction to this very message waits for it
               AND NOT EXISTS (SELECT 1 FROM destination_jobs p
                 WHERE p.destination = j.destination AND p.conversation = j.conversation AND p.status = 'processing' AND p.message_id <> j.message_id)
+              -- nor before the message it refers to (a reaction, a status), wherever that one is,
+              AND (j.after_message_id IS NULL OR (
+                NOT EXISTS (SELECT 1 FROM destination_jobs r WHERE r.message_id = j.after_message_id AND r.destination = j.destination
+                  AND r.status IN ('received', 'processing', 'failed'))
+                AND NOT EXISTS (SELECT 1 FROM messages r WHERE r.message_id = j.after_message_id AND r.status IN ('received', 'processing', 'failed')
+                  AND NOT EXISTS (SELECT 1 FROM message_steps s WHERE s.message_id = r.message_id AND s.step = 'destinations'))))
               -- nor before an earlier event of the conversation that is stored but not fanned out yet.
               AND NOT EXISTS (SELECT 1 FROM messages m JOIN messages e ON e.sender = m.sender AND e.tenant IS NOT DISTINCT FROM m.tenant
                 WHERE m.message_id = j.message_id AND e.message_id <> j.message_id AND e.status IN ('received', 'processing', 'failed')

@@ -43,4 +43,6 @@ export interface LeaseQuota {
 export interface NewDelivery {
   destination: string;
   conversation: string | null;
+  /** The event key of the message this one refers to (a reaction's, a status's): sent first, when in order. */
+  after: string | null;
 }

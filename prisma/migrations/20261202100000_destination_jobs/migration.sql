@@ -15,6 +15,8 @@ CREATE TABLE "destination_jobs" (
     -- time, then the time of receipt. NULL conversation: delivered in no particular order.
     "conversation" VARCHAR(300),
     "ordered_at" TIMESTAMPTZ(6) NOT NULL DEFAULT now(),
+    -- The message a reaction or status refers to (its event's key): never sent before it.
+    "after_message_id" VARCHAR(255),
     "received_at" TIMESTAMPTZ(6) NOT NULL DEFAULT now(),
     "due_at" TIMESTAMPTZ(6) NOT NULL DEFAULT now(),
     "lease_token" UUID,

@@ -3,6 +3,7 @@ import { DestinationJobsRepository } from '../../destinations/destination-jobs.r
 import { matchesFilter } from '../../destinations/destination-filter.js';
 import { DestinationWorker } from '../../destinations/destination-worker.service.js';
 import { Destinations } from '../../destinations/destinations.js';
+import { referencedMessageKey } from '../../events/message-references.js';
 import type { NormalizedEvent } from '../../events/normalized-event.js';
 import { WorkerStep, type EventStep, type StepContext } from '../../worker/event-step.js';
 import { toForwardedEvent } from '../forward/forward-request.js';
@@ -29,7 +30,8 @@ export class DestinationsStep implements EventStep {
   async run(event: NormalizedEvent, context: StepContext): Promise<{ destinations: string[] }> {
     const view = toForwardedEvent(event, context);
     const matching = this.destinations.enabled.filter((d) => matchesFilter(d.config.filter, view));
-    const deliveries = matching.map(({ config }) => ({ destination: config.name, conversation: config.ordering === 'conversation' ? conversationOf(event) : null }));
+    const inOrder = { conversation: conversationOf(event), after: referencedMessageKey(event) };
+    const deliveries = matching.map(({ config }) => ({ destination: config.name, ...(config.ordering === 'conversation' ? inOrder : { conversation: null, after: null }) }));
     await this.repository.create(event.key, deliveries, context.replay, { at: event.providerTimestamp ?? context.receivedAt, receivedAt: context.receivedAt });
     if (deliveries.length > 0) this.worker.wakeForDueWork(); // this process's destination worker need not wait for the NOTIFY
     return { destinations: deliveries.map((d) => d.destination) };
