@@ -7,6 +7,7 @@ import { LeaseLostError, ShutdownInterruption } from '../worker/attempt-interrup
 import { RetryLaterError } from '../worker/event-step.js';
 import type { JobProcessor, ProcessOutcome } from '../worker/job-queue.js';
 import { nextRetryDelayMs } from '../worker/retry-policy.js';
+import { writeWithinLease } from '../worker/within-lease.js';
 import { DestinationGates } from './destination-gates.service.js';
 import { DestinationJobsRepository } from './destination-jobs.repository.js';
 import { DestinationLeasesRepository } from './destination-leases.repository.js';
@@ -44,7 +45,8 @@ export class DestinationProcessor implements JobProcessor<LeasedDelivery> {
     const base = { messageId: job.event.key, destination: job.destination, leaseToken: job.leaseToken, maxAttempts: destination.config.maxAttempts };
     try {
       const answer = await this.client.post(destination.target, job.event, job, signal);
-      const status = await this.outcomes.submit([{ ...base, result: JSON.stringify(answer), error: null, delayMs: 0, verdict: 'success', pauseMs: 0 }]);
+      const success = { ...base, result: JSON.stringify(answer), error: null, delayMs: 0, verdict: 'success' as const, pauseMs: 0 };
+      const status = await writeWithinLease(job, () => this.outcomes.submit([success]), this.logger, 'delivery');
       return status[0] === 'lease-lost' ? this.leaseLost(job) : { outcome: 'processed' };
     } catch (error) {
       const reason: unknown = signal.aborted ? signal.reason : error;
@@ -53,7 +55,8 @@ export class DestinationProcessor implements JobProcessor<LeasedDelivery> {
       const message = (reason instanceof Error ? reason.message : String(reason)).slice(0, MAX_ERROR_LENGTH);
       const requested = reason instanceof RetryLaterError ? reason.retryAfterMs : undefined;
       const delayMs = nextRetryDelayMs(job.attempt, { baseMs: this.config.RETRY_BASE_MS, maxMs: this.config.RETRY_MAX_MS }, requested);
-      const [status] = await this.outcomes.submit([{ ...base, result: null, error: message, delayMs, verdict: verdictOf(reason), pauseMs: requested ?? 0 }]);
+      const failure = { ...base, result: null, error: message, delayMs, verdict: verdictOf(reason), pauseMs: requested ?? 0 };
+      const [status] = await writeWithinLease(job, () => this.outcomes.submit([failure]), this.logger, 'delivery');
       const what = `delivery ${redactPhoneNumbers(job.key)} attempt ${job.attempt}/${base.maxAttempts} failed: ${redactPhoneNumbers(message)}`;
       if (status === 'dead') this.logger.error(`${what}; no attempts left: dead`);
       else if (status === 'failed') this.logger.warn(`${what}; retry in ${delayMs} ms`);

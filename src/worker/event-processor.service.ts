@@ -4,7 +4,6 @@ import { FlushFailure, GroupCommit } from '../common/group-commit.js';
 import { toStorableJson } from '../common/storable-json.js';
 import { AppConfig } from '../config/app-config.js';
 import { redactPhoneNumbers } from '../logging/redact.js';
-import { isTransient } from '../messages/database-errors.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { raceWithSignal, type Abandonable } from './abandonable.js';
 import { AttemptDeadlineError, LeaseLostError, ShutdownInterruption } from './attempt-interruptions.js';
@@ -12,12 +11,11 @@ import { effectKey, RetryLaterError } from './event-step.js';
 import type { JobProcessor, ProcessOutcome } from './job-queue.js';
 import type { AttemptFailure, FailureOutcome, LeasedEvent, StepRecord } from './leased-event.js';
 import { nextRetryDelayMs } from './retry-policy.js';
+import { writeWithinLease } from './within-lease.js';
 import { StepRegistry } from './step-registry.service.js';
 import { WorkQueueRepository } from './work-queue.repository.js';
 
 const MAX_ERROR_LENGTH = 2000;
-/** A write is retried through a database blip only while this much of the lease is left. */
-const LEASE_MARGIN_MS = 1000;
 
 /**
  * Runs one leased event through its steps. Each completed step is recorded (with the event's
@@ -111,21 +109,8 @@ export class EventProcessor implements JobProcessor<LeasedEvent> {
     return outcome === 'failed' ? { outcome, retryInMs: delay } : { outcome };
   }
 
-  /**
-   * A write of this attempt's outcome, retried with backoff through a database blip (a restart,
-   * a dropped connection) for as long as the lease surely holds: losing it would cost a whole
-   * lease period and a repeated effect. After that it fails, and the lease's expiry decides.
-   */
-  private async withinLease<T>(leased: LeasedEvent, write: () => Promise<T>): Promise<T> {
-    for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
-      try {
-        return await write();
-      } catch (error) {
-        if (!isTransient(error) || Date.now() + delay > leased.validUntil - LEASE_MARGIN_MS) throw error;
-        this.logger.warn(`event ${redactPhoneNumbers(leased.event.key)}: recording its outcome failed (${(error as Error).message}); retrying in ${delay} ms`);
-        await sleep(delay);
-      }
-    }
+  private withinLease<T>(leased: LeasedEvent, write: () => Promise<T>): Promise<T> {
+    return writeWithinLease(leased, write, this.logger, 'event');
   }
 
   private leaseLost(leased: LeasedEvent): ProcessOutcome {
