@@ -34,8 +34,11 @@ export class DestinationGates {
     return this.repository.ensure(this.destinations.all.map((d) => d.name));
   }
 
-  /** What a lease of `limit` deliveries may take from each enabled destination right now. */
-  async quotas(limit: number): Promise<LeaseQuota[]> {
+  /**
+   * What a lease of `limit` deliveries may take from each enabled destination right now; `room`
+   * is how many more of a destination this process may have in flight.
+   */
+  async quotas(limit: number, room: (destination: string) => number): Promise<LeaseQuota[]> {
     const gates = await this.repository.gates();
     this.known = new Map(gates.map((g) => [g.destination, g]));
     for (const gate of gates) this.metrics.destinationGate(gate.destination, gate.circuit === 'open', gate.paused);
@@ -48,7 +51,7 @@ export class DestinationGates {
       };
       if (gate?.circuit === 'open') {
         if (!gate.paused && (await this.repository.claimProbe(config.name, config.circuitBreaker.probeIntervalMs))) quotas.push({ ...quota, quota: 1 });
-      } else if (!gate?.paused) quotas.push({ ...quota, quota: limit });
+      } else if (!gate?.paused && room(config.name) > 0) quotas.push({ ...quota, quota: Math.min(limit, room(config.name)) });
     }
     return quotas;
   }
