@@ -3,7 +3,8 @@
 // backlog to drain and the circuit-breaker watch (destination_state, polled).
 import http from 'node:http';
 import { fork } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { metaText, runPrefix } from './workloads.mjs';
@@ -123,4 +124,30 @@ export function watchBreakers(client, everyMs = 200) {
     }
   })();
   return async () => { stop = true; await loop; return { openings, timeline }; };
+}
+
+export const freePort = () => new Promise((resolve, reject) => {
+  const s = net.createServer().once('error', reject).listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+});
+
+/** LOG_LEVEL=warn hides the ready line: polls GET /health/ready instead. */
+export async function untilReady(url, proc) {
+  for (const until = Date.now() + 60_000; Date.now() < until;) {
+    if (proc.exit) throw new Error(`${proc.label} exited ${JSON.stringify(proc.exit)} before it was ready:\n${proc.tail.join('\n')}`);
+    if (await fetch(`${url}/health/ready`).then((r) => r.ok, () => false)) return;
+    await sleep(200);
+  }
+  throw new Error(`${proc.label} not ready after 60 s:\n${proc.tail.join('\n')}`);
+}
+
+/** Waits until dist/main.js exists and has not changed for 5 s (a concurrent build empties dist/ first); returns its mtime. */
+export async function stableDist(log, timeoutMs = 180_000) {
+  const main = new URL('../dist/main.js', import.meta.url);
+  let warned = false;
+  for (const until = Date.now() + timeoutMs; Date.now() < until; await sleep(500)) {
+    const m = statSync(main, { throwIfNoEntry: false })?.mtime;
+    if (m && Date.now() - m.getTime() >= 5000) return m.toISOString();
+    if (!m && !warned) { warned = true; log('  dist/main.js is missing (a build running?): waiting'); }
+  }
+  throw new Error('dist/main.js missing or changing for 3 minutes');
 }
