@@ -1,14 +1,13 @@
 // The parts of bench/destinations.mjs that touch the outside: the sink child, the destinations file,
 // the open-loop load (single Meta text messages over `senders` conversations), the wait for the
 // backlog to drain and the circuit-breaker watch (destination_state, polled).
-import http from 'node:http';
 import { fork } from 'node:child_process';
 import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { metaText, runPrefix } from './workloads.mjs';
-import { nowMs, sleep } from './processing-phases.mjs';
+import { sendOpenLoop, sleep } from './processing-phases.mjs';
 
 export const SENDER = (i) => `1650555${String(i).padStart(4, '0')}`;
 const PAD = 'Lorem ipsum dolor sit amet, bench padding. '.repeat(20).slice(0, 560); // bodies ~1 KB, as the unique workload
@@ -52,42 +51,13 @@ export function destinationsFile(base, which, o) {
  */
 export async function openLoop(url, rate, seconds, senders) {
   const prefix = runPrefix();
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
-  const total = Math.round(rate * seconds), recs = [];
-  const endpoint = new URL('/webhook', url);
-  const startedAt = new Date(), t0 = nowMs() + 20;
-  await new Promise((resolve) => {
-    let i = 0, done = 0;
-    const finish = () => { if (++done === total) resolve(); };
-    const send = (k) => {
-      const body = metaText(`wamid.BENCH_${prefix}_C${String(k).padStart(8, '0')}`, PAD, String(Math.floor(Date.now() / 1000)));
-      const value = body.entry[0].changes[0].value;
-      value.messages[0].from = value.contacts[0].wa_id = SENDER(k % senders);
-      const b = JSON.stringify(body);
-      const rec = { due: t0 + (k * 1000) / rate, ack: null, status: 0, key: null, accepted: 0, error: null };
-      recs.push(rec);
-      const req = http.request(endpoint, { method: 'POST', agent, timeout: 30_000, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(b) } }, (res) => {
-        rec.ack = nowMs();
-        rec.status = res.statusCode;
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          try { const j = JSON.parse(Buffer.concat(chunks)); rec.key = j.events?.[0]?.id ?? null; rec.accepted = j.accepted; } catch { rec.error = 'answer not JSON'; }
-          finish();
-        });
-      });
-      req.on('timeout', () => req.destroy(new Error('timeout')));
-      req.on('error', (e) => { rec.error = e.code ?? e.message; finish(); });
-      req.end(b);
-    };
-    const tick = () => {
-      const now = nowMs();
-      while (i < total && t0 + (i * 1000) / rate <= now) send(i++);
-      if (i < total) setTimeout(tick, 1);
-    };
-    tick();
+  const startedAt = new Date();
+  const recs = await sendOpenLoop(url, rate, seconds, (k) => {
+    const body = metaText(`wamid.BENCH_${prefix}_C${String(k).padStart(8, '0')}`, PAD, String(Math.floor(Date.now() / 1000)));
+    const value = body.entry[0].changes[0].value;
+    value.messages[0].from = value.contacts[0].wa_id = SENDER(k % senders);
+    return JSON.stringify(body);
   });
-  agent.destroy();
   return { recs, startedAt, endedAt: new Date() };
 }
 

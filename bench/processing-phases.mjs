@@ -81,6 +81,11 @@ export async function untilSettled(dbUrl, timeoutMs) {
 export async function openLoop(url, rate, seconds, size) {
   const prefix = runPrefix(), ts = String(Math.floor(Date.now() / 1000));
   const body = template((id, pad) => metaText(id, pad, ts), size);
+  return sendOpenLoop(url, rate, seconds, (k) => body(`wamid.BENCH_${prefix}_L${seq(k)}`));
+}
+
+/** The open loop itself: request k (body `bodyOf(k)`, JSON text) is due at t0 + k/rate. */
+export async function sendOpenLoop(url, rate, seconds, bodyOf) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
   const total = Math.round(rate * seconds), recs = [];
   const endpoint = new URL('/webhook', url);
@@ -89,7 +94,7 @@ export async function openLoop(url, rate, seconds, size) {
     let i = 0, done = 0;
     const finish = () => { if (++done === total) resolve(); };
     const send = (k) => {
-      const b = body(`wamid.BENCH_${prefix}_L${seq(k)}`);
+      const b = bodyOf(k);
       const rec = { due: t0 + (k * 1000) / rate, ack: null, status: 0, key: null, accepted: 0, error: null };
       recs.push(rec);
       const req = http.request(endpoint, { method: 'POST', agent, timeout: 30_000, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(b) } }, (res) => {
