@@ -7,7 +7,7 @@ const ctx = useServiceWithDatabase({ INSPECTION_API_KEY: `${KEY},${OLD_KEY}` });
 const status = async (path: string, headers: Record<string, string> = {}) => (await fetch(`${ctx.service.baseUrl}${path}`, { headers })).status;
 
 describe('with INSPECTION_API_KEY set', () => {
-  const routes = ['/messages', '/messages/stats', '/messages/meta%3Amsg%3Ax', '/deliveries/wamid.x'];
+  const routes = ['/messages', '/messages/stats', '/messages/meta%3Amsg%3Ax', '/deliveries/wamid.x', '/destinations'];
 
   it.each(routes)('%s wants the bearer key', async (path) => {
     expect(await status(path)).toBe(401);
@@ -18,6 +18,8 @@ describe('with INSPECTION_API_KEY set', () => {
   });
 
   it('says how to authenticate, and guards replay too', async () => {
+    const bulk = await fetch(`${ctx.service.baseUrl}/messages/replay?dryRun=true`, { method: 'POST' });
+    expect(bulk.status).toBe(401);
     const res = await fetch(`${ctx.service.baseUrl}/messages/x/replay`, { method: 'POST' });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
@@ -37,7 +39,7 @@ describe('the OpenAPI document', () => {
     );
     expect(routes.sort()).toEqual(expect.arrayContaining([
       'GET /webhook', 'POST /webhook', 'GET /webhook/meta', 'POST /webhook/{source}', 'GET /messages', 'GET /messages/stats', 'GET /messages/{id}',
-      'POST /messages/{id}/replay', 'GET /deliveries/{wamid}', 'GET /health', 'GET /health/ready', 'GET /metrics',
+      'POST /messages/{id}/replay', 'POST /messages/replay', 'GET /deliveries/{wamid}', 'GET /destinations', 'GET /health', 'GET /health/ready', 'GET /metrics',
     ]));
     for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)) {
       for (const [method, operation] of Object.entries(methods)) {
