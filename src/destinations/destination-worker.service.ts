@@ -16,7 +16,10 @@ import type { LeasedDelivery } from './leased-delivery.js';
  * the inbox's worker. Each destination has WORKER_CONCURRENCY slots of its own, so a slow one
  * fills only its own and never makes a healthy one wait (bench/README.md measured that it did
  * with one shared pool). Runs where the worker runs, when DESTINATIONS_FILE names any
- * destination. Woken by NOTIFY on `destination_jobs`.
+ * destination. Woken by the fan-out in its own process (which made the deliveries), by NOTIFY
+ * on `destination_jobs` from the operator API's replays, and otherwise by its poll. The
+ * fan-out's insert notifies nobody else: a trigger's NOTIFY takes a lock every committing
+ * insert queues on, and it was the most common wait under load (bench/README.md).
  */
 @Injectable()
 export class DestinationWorker extends QueueWorker<LeasedDelivery> implements OnApplicationBootstrap, BeforeApplicationShutdown {

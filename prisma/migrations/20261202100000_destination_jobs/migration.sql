@@ -41,16 +41,3 @@ CREATE UNIQUE INDEX "destination_jobs_one_in_flight_idx" ON "destination_jobs"("
 
 -- AddForeignKey
 ALTER TABLE "destination_jobs" ADD CONSTRAINT "destination_jobs_message_id_fkey" FOREIGN KEY ("message_id") REFERENCES "messages"("message_id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- Wakes idle destination workers (LISTEN destination_jobs) when deliveries are created; they also poll.
-CREATE FUNCTION "destination_jobs_notify"() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF EXISTS (SELECT 1 FROM inserted) THEN
-        PERFORM pg_notify('destination_jobs', '');
-    END IF;
-    RETURN NULL;
-END
-$$;
-
-CREATE TRIGGER "destination_jobs_notify" AFTER INSERT ON "destination_jobs"
-    REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION "destination_jobs_notify"();

@@ -33,7 +33,7 @@ export class DestinationsStep implements EventStep {
     const inOrder = { conversation: conversationOf(event), after: referencedMessageKey(event) };
     const deliveries = matching.map(({ config }) => ({ destination: config.name, ...(config.ordering === 'conversation' ? inOrder : { conversation: null, after: null }) }));
     await this.repository.create(event.key, deliveries, context.replay, { at: event.providerTimestamp ?? context.receivedAt, receivedAt: context.receivedAt });
-    if (deliveries.length > 0) this.worker.wakeForDueWork(); // this process's destination worker need not wait for the NOTIFY
+    if (deliveries.length > 0) this.worker.wakeForDueWork(); // this process's destination worker; others find them at their poll
     return { destinations: deliveries.map((d) => d.destination) };
   }
 }
