@@ -49,12 +49,13 @@ const destinations = async () => (await (await fetch(`${apps[1].baseUrl}/destina
 const jobs = (destination: string) => db.query('SELECT status, attempts FROM destination_jobs WHERE destination = $1', [destination]);
 
 describe('protecting destinations', () => {
-  it('hold a rate limit across every worker of every process: no second holds more than burst + rate', async () => {
+  it('hold a rate limit across every worker of every process: no second holds more than burst + rate (plus sending jitter)', async () => {
     await sendTo('limited', 50);
     await eventually(async () => arrivals('limited').length, (n) => n === 50, 30_000);
     const times = arrivals('limited').map((r) => r.at).sort((a, b) => a - b);
     const busiestSecond = Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + 1000).length));
-    expect(busiestSecond).toBeLessThanOrEqual(5 + 10);
+    // The bucket holds at lease time; arrivals get 100 ms of sending jitter: burst 5 + 10/s × 1.1 s.
+    expect(busiestSecond).toBeLessThanOrEqual(5 + 11);
     // Two processes each limiting on its own would send 50 in under 2 s; shared, it takes at least (50 - 5) / 10 s.
     expect(times.at(-1)! - times[0]).toBeGreaterThanOrEqual(4000);
   });
