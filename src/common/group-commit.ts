@@ -131,3 +131,12 @@ export class QueueFullError extends Error {
     this.name = 'QueueFullError';
   }
 }
+
+/**
+ * The limits of the workers' outcome writes (step records, failures, deliveries' outcomes):
+ * they share statements and a fifth of the pool, so processing (even a downstream outage failing
+ * every attempt at once) cannot starve the acknowledgements of connections.
+ */
+export function workerWriteLimits<Item>(poolSize: number): GroupCommitLimits<Item> {
+  return { maxConcurrentFlushes: Math.max(1, Math.floor(poolSize / 5)), maxItemsPerFlush: 1000 };
+}

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { FlushFailure, GroupCommit } from '../common/group-commit.js';
+import { FlushFailure, GroupCommit, workerWriteLimits } from '../common/group-commit.js';
 import { AppConfig } from '../config/app-config.js';
 import { redactPhoneNumbers } from '../logging/redact.js';
 import { ForwardClient, ForwardFailure } from '../steps/forward/forward-client.js';
@@ -35,8 +35,7 @@ export class DestinationProcessor implements JobProcessor<LeasedDelivery> {
     private readonly client: ForwardClient,
     private readonly gates: DestinationGates,
   ) {
-    const limits = { maxConcurrentFlushes: Math.max(1, Math.floor(config.DB_POOL_SIZE / 5)), maxItemsPerFlush: 1000 };
-    this.outcomes = new GroupCommit((batch) => this.write(batch), limits);
+    this.outcomes = new GroupCommit((batch) => this.write(batch), workerWriteLimits(config.DB_POOL_SIZE));
   }
 
   async process(job: LeasedDelivery, signal: AbortSignal): Promise<ProcessOutcome> {

@@ -19,6 +19,8 @@ export interface ActiveDestination {
 @Injectable()
 export class Destinations {
   readonly all: readonly Destination[];
+  /** Read on every event (the fan-out) and every lease: computed once. */
+  readonly enabled: readonly ActiveDestination[];
   private readonly enabledByName: ReadonlyMap<string, ActiveDestination>;
 
   constructor(config: AppConfig) {
@@ -30,12 +32,10 @@ export class Destinations {
     // An attempt is aborted at ATTEMPT_TIMEOUT_SECONDS; a delivery must time out (and say why) first.
     if (tooSlow.length > 0) throw new Error(`DESTINATIONS_FILE: the timeout of ${tooSlow.join(', ')} must be below ATTEMPT_TIMEOUT_SECONDS (${attemptMs} ms)`);
     const enabled = this.all.filter((d) => d.enabled);
-    this.enabledByName = new Map(enabled.map((d) => [d.name, { config: d, target: targetOf(d) }]));
+    this.enabled = enabled.map((d) => ({ config: d, target: targetOf(d) }));
+    this.enabledByName = new Map(this.enabled.map((d) => [d.config.name, d]));
   }
 
-  get enabled(): ActiveDestination[] {
-    return [...this.enabledByName.values()];
-  }
 
   named(name: string): ActiveDestination | undefined {
     return this.enabledByName.get(name);

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FlushFailure, GroupCommit } from '../common/group-commit.js';
+import { FlushFailure, GroupCommit, workerWriteLimits } from '../common/group-commit.js';
 import { toStorableJson } from '../common/storable-json.js';
 import { AppConfig } from '../config/app-config.js';
 import { redactPhoneNumbers } from '../logging/redact.js';
@@ -34,14 +34,11 @@ export class EventProcessor implements JobProcessor<LeasedEvent> {
     private readonly config: AppConfig,
     private readonly metrics: MetricsService,
   ) {
-    // The writes of all in-flight events share statements and a few connections, so processing
-    // (even a downstream outage failing every event at once) cannot starve the acknowledgements.
-    const limits = { maxConcurrentFlushes: Math.max(1, Math.floor(config.DB_POOL_SIZE / 5)), maxItemsPerFlush: 1000 };
-    this.records = new GroupCommit((batch) => this.writeRecords(batch), limits);
+    this.records = new GroupCommit((batch) => this.writeRecords(batch), workerWriteLimits(config.DB_POOL_SIZE));
     this.failures = new GroupCommit(async (batch) => {
       const outcomes = await this.queue.fail(batch.flat(), config.MAX_ATTEMPTS);
       return batch.map((failures) => failures.map((f) => outcomes.get(f.key)!));
-    }, limits);
+    }, workerWriteLimits(config.DB_POOL_SIZE));
   }
 
   async process(leased: LeasedEvent, signal: AbortSignal): Promise<ProcessOutcome> {
