@@ -107,17 +107,25 @@ describe('per-conversation order', () => {
     expect(order.map((r) => r.headers['idempotency-key'])).toEqual([earlier.sent.key, later.sent.key]);
   });
 
-  it('never sends a reaction before the message it is about, even when it came first with the same time', async () => {
+  it('never sends a reaction or an edit before the message it is about, even when they came first with the same time', async () => {
     const target = message('15550000066', 1_800_000_300);
-    const reaction = message('15550000066', 1_800_000_300);
-    const item = (reaction.payload as any).entry[0].changes[0].value.messages[0];
-    Object.assign(item, { type: 'reaction', reaction: { message_id: target.sent.key.slice('meta:msg:'.length), emoji: '👍' } });
-    delete item.text;
-    await postWebhook(apps[0].baseUrl, reaction.payload);
+    const targetId = target.sent.key.slice('meta:msg:'.length);
+    const referring = (type: string, body: object) => {
+      const event = message('15550000066', 1_800_000_300);
+      const item = (event.payload as any).entry[0].changes[0].value.messages[0];
+      delete item.text;
+      Object.assign(item, { type, [type]: body });
+      return event;
+    };
+    const reaction = referring('reaction', { message_id: targetId, emoji: '👍' });
+    const edit = referring('edit', { original_message_id: targetId, message: { type: 'text', text: { body: 'fixed' } } });
+    await Promise.all([postWebhook(apps[0].baseUrl, reaction.payload), postWebhook(apps[1].baseUrl, edit.payload)]);
     await postWebhook(apps[1].baseUrl, target.payload);
-    await eventually(async () => answeredAt.has(reaction.sent.key), Boolean);
-    const order = downstream.requests.filter((r) => [target.sent.key, reaction.sent.key].includes(r.headers['idempotency-key'] as string));
-    expect(order.map((r) => r.headers['idempotency-key'])).toEqual([target.sent.key, reaction.sent.key]);
+    await eventually(async () => answeredAt.has(reaction.sent.key) && answeredAt.has(edit.sent.key), Boolean);
+    const keys = [target.sent.key, reaction.sent.key, edit.sent.key];
+    const order = downstream.requests.map((r) => r.headers['idempotency-key'] as string).filter((key) => keys.includes(key));
+    expect(order[0]).toBe(target.sent.key);
+    expect(order.slice(1).sort()).toEqual([reaction.sent.key, edit.sent.key].sort());
   });
 
   it('lets a failing head hold only its own conversation, until it is dead; then the next one goes', async () => {

@@ -32,4 +32,22 @@ describe('referencedMessageKey', () => {
     evolution.data.key.id = 'REACTION1';
     expect(referencedMessageKey(parseEvolutionBody(evolution)[0])).toBe('evolution:loja-centro:msg:TARGET1');
   });
+
+  it('gives Meta edits and deletions the key of the message they change (peer corpus shapes)', () => {
+    const edit = meta({ messages: [{ from: '1555', id: 'wamid.E', type: 'edit', edit: { original_message_id: 'wamid.M', message: { type: 'text', text: { body: 'fixed' } } } }] });
+    expect(referencedMessageKey(parseMetaBody(edit)[0])).toBe('meta:msg:wamid.M');
+    const revoke = meta({ messages: [{ from: '1555', id: 'wamid.D', type: 'revoke', revoke: { original_message_id: 'wamid.M' } }] });
+    expect(referencedMessageKey(parseMetaBody(revoke)[0])).toBe('meta:msg:wamid.M');
+  });
+
+  it('gives Baileys edits and deletions (protocolMessage, bare or in editedMessage) the key of their target', () => {
+    const evolution = fixture('evolution/messages_upsert_text_inbound');
+    evolution.data.key.id = 'EDIT1';
+    evolution.data.message = { editedMessage: { message: { protocolMessage: { key: { id: 'TARGET2' }, type: 'MESSAGE_EDIT', editedMessage: { conversation: 'fixed' } } } } };
+    expect(referencedMessageKey(parseEvolutionBody(evolution)[0])).toBe('evolution:loja-centro:msg:TARGET2');
+    evolution.data.message = { protocolMessage: { key: { id: 'TARGET3' }, type: 'REVOKE' } };
+    expect(referencedMessageKey(parseEvolutionBody(evolution)[0])).toBe('evolution:loja-centro:msg:TARGET3');
+    evolution.data.message = { protocolMessage: { type: 'EPHEMERAL_SETTING', ephemeralExpiration: 0 } };
+    expect(referencedMessageKey(parseEvolutionBody(evolution)[0])).toBeNull();
+  });
 });
