@@ -100,8 +100,13 @@ describe('destinations (DESTINATIONS_FILE)', () => {
     const replay = await fetch(`${app.baseUrl}/messages/${encodeURIComponent(key)}/replay?destination=crm`, { method: 'POST' });
     expect(replay.status).toBe(202);
     expect(await replay.json()).toMatchObject({ destinations: ['crm'] });
-    await eventually(() => detail(key), (d) => d.destinations.every((x: any) => x.status === 'processed'));
+    const done = await eventually(() => detail(key), (d) => d.destinations.every((x: any) => x.status === 'processed'));
     expect(downstream.requests.filter((r) => at('warehouse')(r) && r.headers['idempotency-key'] === key)).toHaveLength(1);
+    // The timeline tells the crm's story apart from the warehouse's (whose delivery may come before or after crm's failures).
+    const crm = done.timeline.filter((e: any) => e.destination === 'crm').map((e: any) => `${e.kind}${e.attempt ?? ''}`);
+    expect(crm).toEqual(['delivery-failed1', 'delivery-failed2', 'dead2', 'replayed', 'delivery1']);
+    expect(done.timeline.filter((e: any) => e.destination === 'warehouse')).toMatchObject([{ kind: 'delivery', attempt: 1 }]);
+    expect(done.timeline.find((e: any) => e.kind === 'delivery-failed').error).toContain('destination crm answered 503');
     const again = await fetch(`${app.baseUrl}/messages/${encodeURIComponent(key)}/replay?destination=crm`, { method: 'POST' });
     expect(again.status).toBe(409);
   });

@@ -139,3 +139,31 @@ describe('GET /messages/{id} and /deliveries/{wamid}', () => {
     expect((await get('/deliveries/wamid.nope')).status).toBe(404);
   });
 });
+
+describe('GET /messages/activity', () => {
+  it('counts the events of the last hour per minute, source and tenant, and validates its query', async () => {
+    const { status, body } = await get('/messages/activity');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ range: 'hour', bucketSeconds: 60 });
+    expect(body.buckets).toHaveLength(60);
+    const [{ n }] = await ctx.db.query("SELECT count(*)::int AS n FROM messages WHERE received_at >= now() - interval '59 minutes'");
+    expect(body.totals.accepted).toBe(n);
+    expect(body.buckets.reduce((sum: number, b: { accepted: number }) => sum + b.accepted, 0)).toBe(n);
+    expect(body.bySource.reduce((sum: number, s: { accepted: number }) => sum + s.accepted, 0)).toBe(n);
+    expect(body.bySource.map((s: { provider: string }) => s.provider)).toEqual(expect.arrayContaining(['meta', 'generic']));
+    const [{ duplicates }] = await ctx.db.query("SELECT sum(duplicate_count)::int AS duplicates FROM messages WHERE received_at >= now() - interval '59 minutes'");
+    expect(body.totals.duplicates).toBe(duplicates);
+    expect(Date.parse(body.buckets[59].start)).toBeLessThanOrEqual(Date.now());
+    expect(Date.parse(body.to)).toBeGreaterThan(Date.now() - 1000);
+
+    const generic = (await get('/messages/activity?range=week&provider=generic')).body;
+    expect(generic.buckets).toHaveLength(168);
+    expect(generic.bySource).toEqual([expect.objectContaining({ provider: 'generic' })]);
+    expect((await get('/messages/activity?range=day&tenant=no-such-tenant')).body.totals).toEqual({ accepted: 0, duplicates: 0, processed: 0, failed: 0, dead: 0 });
+
+    const wrong = await get('/messages/activity?range=month');
+    expect(wrong.status).toBe(400);
+    expect(JSON.stringify(wrong.body)).toMatch(/range/);
+  });
+});
+

@@ -47,6 +47,17 @@ describe('the detail record', () => {
     expect(Date.parse(body.processedAt)).toBeGreaterThan(Date.parse(body.receivedAt));
     expect(body.steps).toEqual([{ name: 'forward', attempt: 2, completedAt: expect.any(String), result: { status: 200 } }]);
     expect(body.payload.message.text.body).toBe('order #42');
+    // The redelivery may land before or after the failed attempt; the rest is in order.
+    const timeline = body.timeline.map(({ at, ...entry }: { at: string }) => entry);
+    expect(timeline.filter((e: { kind: string }) => e.kind !== 'duplicate')).toEqual([
+      { kind: 'received' },
+      { kind: 'attempt-failed', step: 'forward', attempt: 1, error: 'forward: FORWARD_URL answered 502: {"ok":false}' },
+      { kind: 'step', step: 'forward', attempt: 2 },
+      { kind: 'processed' },
+    ]);
+    expect(timeline).toContainEqual({ kind: 'duplicate', count: 1 });
+    const times = body.timeline.map((e: { at: string }) => Date.parse(e.at));
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
   });
 });
 
@@ -61,8 +72,12 @@ describe('POST /messages/{id}/replay', () => {
     downstreamUp = true;
     expect(await replay(key)).toEqual({ status: 202, body: { id: key, status: 'received', completedSteps: [], replay: 0, destinations: [] } });
     await eventually(() => statusOf(key), (s) => s === 'processed');
-    expect((await detail(key)).body).toMatchObject({ attempts: 1, steps: [{ name: 'forward', attempt: 1 }] });
+    const { body } = await detail(key);
+    expect(body).toMatchObject({ attempts: 1, steps: [{ name: 'forward', attempt: 1 }] });
     expect(ctx.downstream.byKey(key).map((r) => r.headers['x-delivery-attempt'])).toEqual(['1', '2', '1']);
+    expect(body.timeline.map((e: { kind: string; attempt?: number }) => `${e.kind}${e.attempt ?? ''}`))
+      .toEqual(['received', 'attempt-failed1', 'attempt-failed2', 'dead2', 'replayed', 'step1', 'processed']);
+    expect(body.timeline.find((e: { kind: string }) => e.kind === 'replayed')).toMatchObject({ fromStart: false });
   });
 
   it('replays a processed event only with ?from=start: a second effect under a key of its own, in both key headers', async () => {
@@ -83,6 +98,9 @@ describe('POST /messages/{id}/replay', () => {
     expect(original.headers['webhook-id']).toBe(key);
     expect(original.headers).not.toHaveProperty('x-replay');
     expect((await detail(key)).body).toMatchObject({ replays: 2, authenticated: true });
+    // The steps of earlier runs are forgotten by a replay from the start; the replays stay in the history.
+    expect((await detail(key)).body.timeline.map((e: { kind: string; fromStart?: boolean }) => e.kind + (e.fromStart ? '*' : '')))
+      .toEqual(['received', 'replayed*', 'replayed*', 'step', 'processed']);
   });
 
   it('answers 409 while the event is being processed, and 404 for an unknown one', async () => {

@@ -35,7 +35,7 @@ async function insertEvents(count: number): Promise<string[]> {
 const expireLeases = () => db.query("UPDATE messages SET due_at = now() - interval '1 second' WHERE status = 'processing'");
 const rowOf = async (key: string) => (await db.query('SELECT * FROM messages WHERE message_id = $1', [key]))[0];
 const fail = async (key: string, leaseToken: string, error: string, delayMs: number, maxAttempts: number) =>
-  (await queue.fail([{ key, leaseToken, error, delayMs }], maxAttempts)).get(key);
+  (await queue.fail([{ key, leaseToken, step: 'test', error, delayMs }], maxAttempts)).get(key);
 const record = (lease: LeasedEvent, step: string | null, finish: boolean) =>
   queue.record([{ key: lease.event.key, leaseToken: lease.leaseToken, attempt: lease.attempt, step, result: '{"ok":true}', finish }]);
 

@@ -139,17 +139,23 @@ export class DestinationJobsRepository {
         SELECT o.* FROM o JOIN destination_jobs j ON j.message_id = o.message_id AND j.destination = o.destination AND j.lease_token = o.token
         ORDER BY o.message_id, o.destination
         FOR UPDATE OF j
+      ), finished AS (
+        UPDATE destination_jobs AS j SET
+          status = (CASE WHEN o.error IS NULL THEN 'processed' WHEN j.attempts >= o.max_attempts THEN 'dead' ELSE 'failed' END)::message_status,
+          result = CASE WHEN o.error IS NULL THEN o.result::jsonb ELSE j.result END,
+          last_error = CASE WHEN o.error IS NULL THEN j.last_error ELSE o.error END,
+          completed_at = CASE WHEN o.error IS NULL THEN now() ELSE j.completed_at END,
+          due_at = now() + o.delay_ms * interval '1 millisecond',
+          lease_token = NULL, leased_by = NULL
+        FROM owned o
+        WHERE j.message_id = o.message_id AND j.destination = o.destination
+        RETURNING j.message_id, j.destination, j.status, j.attempts, o.error
+      ), logged AS (
+        -- Failures only: a delivery that goes through is in its row (completed_at, attempts).
+        INSERT INTO event_history (message_id, kind, destination, attempt, dead, error)
+        SELECT message_id, 'delivery', destination, attempts, status = 'dead', error FROM finished WHERE error IS NOT NULL
       )
-      UPDATE destination_jobs AS j SET
-        status = (CASE WHEN o.error IS NULL THEN 'processed' WHEN j.attempts >= o.max_attempts THEN 'dead' ELSE 'failed' END)::message_status,
-        result = CASE WHEN o.error IS NULL THEN o.result::jsonb ELSE j.result END,
-        last_error = CASE WHEN o.error IS NULL THEN j.last_error ELSE o.error END,
-        completed_at = CASE WHEN o.error IS NULL THEN now() ELSE j.completed_at END,
-        due_at = now() + o.delay_ms * interval '1 millisecond',
-        lease_token = NULL, leased_by = NULL
-      FROM owned o
-      WHERE j.message_id = o.message_id AND j.destination = o.destination
-      RETURNING j.message_id, j.destination, j.status::text`);
+      SELECT message_id, destination, status::text FROM finished`);
     const statuses = new Map<string, DeliveryOutcomeStatus>(outcomes.map((o) => [`${o.destination}/${o.messageId}`, 'lease-lost']));
     for (const row of rows) statuses.set(`${row.destination}/${row.message_id}`, row.status);
     return statuses;

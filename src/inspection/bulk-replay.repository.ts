@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { BulkReplayRequest } from './bulk-replay-request.js';
+import { logReplays } from './event-history-sql.js';
 import { eventConditions, keysetCondition, whereAll } from './message-filter-sql.js';
 import type { PageCursor } from './page-cursor.js';
 
@@ -56,7 +57,7 @@ export class BulkReplayRepository {
           replays = m.replays + ${request.fromStart ? 1 : 0}::int
         FROM batch b WHERE m.message_id = b.message_id
         RETURNING m.message_id
-      )${forgetSteps}
+      )${forgetSteps}${logReplays('replayed', { fromStart: request.fromStart, destination: null })}
       ${BATCH_SUMMARY}`;
     return toBatch(rows[0]);
   }
@@ -83,7 +84,7 @@ export class BulkReplayRepository {
           ${fromStart ? Prisma.sql`, replay = b.next_replay, last_error = NULL, result = NULL, completed_at = NULL` : Prisma.empty}
         FROM batch b WHERE j.message_id = b.message_id AND j.destination = ${destination}
         RETURNING j.message_id
-      )
+      )${logReplays('replayed', { fromStart, destination })}
       ${BATCH_SUMMARY}`;
     return toBatch(rows[0]);
   }

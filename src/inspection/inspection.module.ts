@@ -2,6 +2,8 @@ import { Logger, Module, type OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
 import { DeliveriesModule } from '../deliveries/deliveries.module.js';
 import { DestinationsModule } from '../destinations/destinations.module.js';
+import { ActivityRepository } from './activity.repository.js';
+import { ActivityService } from './activity.service.js';
 import { ApiKeyGuard } from './api-key.guard.js';
 import { BulkReplayRepository } from './bulk-replay.repository.js';
 import { BulkReplayService } from './bulk-replay.service.js';
@@ -12,11 +14,11 @@ import { MessageInspectionRepository } from './message-inspection.repository.js'
 import { MessagesController } from './messages.controller.js';
 import { ReplayRequestsRepository } from './replay-requests.repository.js';
 
-/** The operator API: GET /messages…, POST /messages/{id}/replay, POST /messages/replay, GET /deliveries/{wamid}, GET /destinations. */
+/** The operator API: GET /messages…, GET /messages/activity, POST /messages/{id}/replay, POST /messages/replay, GET /deliveries/{wamid}, GET /destinations. */
 @Module({
   imports: [DeliveriesModule, DestinationsModule],
   controllers: [MessagesController, DeliveriesController, DestinationsController],
-  providers: [InspectionService, MessageInspectionRepository, BulkReplayService, BulkReplayRepository, ReplayRequestsRepository, ApiKeyGuard],
+  providers: [InspectionService, ActivityService, ActivityRepository, MessageInspectionRepository, BulkReplayService, BulkReplayRepository, ReplayRequestsRepository, ApiKeyGuard],
 })
 export class InspectionModule implements OnModuleInit {
   constructor(private readonly config: AppConfig) {}

@@ -3,6 +3,7 @@ import { ConflictError, InvalidQueryError, NotFoundError } from '../common/domai
 import type { EventKind, ProviderName } from '../events/normalized-event.js';
 import { DeliveriesRepository } from '../deliveries/deliveries.repository.js';
 import type { DeliveryDto } from './dto/delivery-response.js';
+import { buildTimeline } from './event-timeline.js';
 import { instantText } from './message-filter-sql.js';
 import { MessageInspectionRepository, type MessageRow } from './message-inspection.repository.js';
 import {
@@ -64,6 +65,10 @@ export class InspectionService {
     return {
       ...toSummary(row),
       steps: row.steps.map((s) => ({ name: s.step, attempt: s.attempt, completedAt: new Date(s.completed_at).toISOString(), result: s.result })),
+      timeline: buildTimeline({
+        receivedAt: row.received_at, duplicateCount: row.duplicate_count, lastDuplicateAt: row.last_duplicate_at, status: row.status,
+        processedAt: row.processed_at, steps: row.steps, destinations: row.destinations, history: row.history,
+      }),
       destinations: row.destinations.map((d) => ({
         destination: d.destination, status: d.status, attempts: d.attempts, lastError: d.last_error, result: d.result,
         nextAttemptAt: UNFINISHED.has(d.status) ? new Date(d.due_at).toISOString() : null,

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { logReplays } from './event-history-sql.js';
+import type { HistoryRow } from './event-timeline.js';
 import { eventConditions, keysetCondition, whereAll } from './message-filter-sql.js';
 import type { MessageFilter, MessageStatus } from './message-views.js';
 import type { PageCursor } from './page-cursor.js';
@@ -45,6 +47,11 @@ export interface StepRow {
   result: unknown;
 }
 
+export type MessageDetailRow = MessageRow & { payload: unknown; steps: StepRow[]; destinations: DestinationRow[]; history: HistoryRow[] };
+
+/** The most recent history rows shown: an event replayed or failing for weeks would otherwise grow without bound. */
+const HISTORY_LIMIT = 500;
+
 const SUMMARY_COLUMNS = Prisma.sql`message_id, provider::text, kind::text, type, sender, user_id, tenant, from_me, authenticated, replays, provider_timestamp, status::text,
   attempts, last_error, duplicate_count, received_at, last_duplicate_at, processed_at,
   (extract(epoch FROM received_at) * 1000000)::bigint::text AS received_at_us`;
@@ -68,14 +75,16 @@ export class MessageInspectionRepository {
       ORDER BY received_at DESC, message_id DESC LIMIT ${limit + 1}`;
   }
 
-  async find(id: string): Promise<(MessageRow & { payload: unknown; steps: StepRow[]; destinations: DestinationRow[] }) | null> {
-    const [row] = await this.prisma.$queryRaw<(MessageRow & { payload: unknown; steps: StepRow[]; destinations: DestinationRow[] })[]>`
+  async find(id: string): Promise<MessageDetailRow | null> {
+    const [row] = await this.prisma.$queryRaw<MessageDetailRow[]>`
       SELECT ${SUMMARY_COLUMNS}, payload,
         (SELECT coalesce(jsonb_agg(jsonb_build_object('step', s.step, 'attempt', s.attempt, 'completed_at', s.completed_at, 'result', s.result)
            ORDER BY s.completed_at), '[]'::jsonb) FROM message_steps s WHERE s.message_id = m.message_id) AS steps,
         (SELECT coalesce(jsonb_agg(jsonb_build_object('destination', j.destination, 'status', j.status, 'attempts', j.attempts,
            'last_error', j.last_error, 'result', j.result, 'due_at', j.due_at, 'completed_at', j.completed_at, 'replay', j.replay)
-           ORDER BY j.destination), '[]'::jsonb) FROM destination_jobs j WHERE j.message_id = m.message_id) AS destinations
+           ORDER BY j.destination), '[]'::jsonb) FROM destination_jobs j WHERE j.message_id = m.message_id) AS destinations,
+        (SELECT coalesce(jsonb_agg(to_jsonb(h) - 'id' - 'message_id' ORDER BY h.id), '[]'::jsonb) FROM (
+           SELECT * FROM event_history WHERE message_id = m.message_id ORDER BY id DESC LIMIT ${HISTORY_LIMIT}) h) AS history
       FROM messages m WHERE message_id = ${id}`;
     return row ?? null;
   }
@@ -102,9 +111,12 @@ export class MessageInspectionRepository {
    */
   async replayDeliveries(id: string, destination: string | undefined): Promise<string[]> {
     const rows = await this.prisma.$queryRaw<{ destination: string }[]>`
-      UPDATE destination_jobs SET status = 'received', attempts = 0, due_at = now(), lease_token = NULL, leased_by = NULL
-      WHERE message_id = ${id} AND status IN ('dead', 'failed') AND (${destination ?? null}::text IS NULL OR destination = ${destination ?? null}::text)
-      RETURNING destination`;
+      WITH replayed AS (
+        UPDATE destination_jobs SET status = 'received', attempts = 0, due_at = now(), lease_token = NULL, leased_by = NULL
+        WHERE message_id = ${id} AND status IN ('dead', 'failed') AND (${destination ?? null}::text IS NULL OR destination = ${destination ?? null}::text)
+        RETURNING message_id, destination
+      )${logReplays('replayed', { fromStart: false, destination: 'each row’s' })}
+      SELECT destination FROM replayed`;
     if (rows.length > 0) await this.prisma.$executeRaw`SELECT pg_notify('destination_jobs', '')`;
     return rows.map((r) => r.destination).sort();
   }
@@ -125,7 +137,7 @@ export class MessageInspectionRepository {
         RETURNING message_id, replays
       ), cleared AS (
         DELETE FROM message_steps WHERE ${clearSteps} AND message_id IN (SELECT message_id FROM target)
-      )
+      )${logReplays('target', { fromStart: clearSteps, destination: null })}
       SELECT t.message_id, t.replays,
         CASE WHEN ${clearSteps} THEN ARRAY[]::text[]
           ELSE (SELECT coalesce(array_agg(s.step ORDER BY s.completed_at), ARRAY[]::text[]) FROM message_steps s WHERE s.message_id = t.message_id) END AS kept

@@ -1,4 +1,5 @@
 import type { EventKind, ProviderName } from '../events/normalized-event.js';
+import type { TimelineEntry } from './event-timeline.js';
 
 export const MESSAGE_STATUSES = ['received', 'processing', 'processed', 'failed', 'dead'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
@@ -56,6 +57,8 @@ export interface DestinationDeliveryView {
 
 export interface MessageDetail extends MessageSummary {
   steps: StepRecordView[];
+  /** What happened to it, oldest first. */
+  timeline: TimelineEntry[];
   /** Its deliveries to destinations, by name. */
   destinations: DestinationDeliveryView[];
   payload: unknown;

@@ -1,7 +1,9 @@
 import { Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { ActivityService, type Activity } from './activity.service.js';
 import { BulkReplayService } from './bulk-replay.service.js';
+import { ActivityDto, ActivityQuery } from './dto/activity.js';
 import { BulkReplayQuery, BulkReplayResultDto } from './dto/bulk-replay.js';
 import { ListMessagesQuery, ReplayQuery, StatsQuery } from './dto/message-queries.js';
 import { ErrorDto } from '../common/error.dto.js';
@@ -18,6 +20,7 @@ export class MessagesController {
   constructor(
     private readonly inspection: InspectionService,
     private readonly bulkReplay: BulkReplayService,
+    private readonly activityService: ActivityService,
   ) {}
 
   @Get()
@@ -33,6 +36,16 @@ export class MessagesController {
   @ApiOkResponse({ description: 'counts over the whole inbox, or over one tenant', type: MessageStatsDto })
   stats(@Query() query: StatsQuery): Promise<MessageStats> {
     return this.inspection.stats(query.tenant);
+  }
+
+  @Get('activity')
+  @ApiOperation({
+    summary: 'Events over the last hour, day or week: accepted, duplicates suppressed, processed, failed and dead, per time bucket, source and tenant',
+    description: 'Counts over the events received in the range; a bucket’s processed counts by the time they were processed.',
+  })
+  @ApiOkResponse({ type: ActivityDto })
+  activity(@Query() query: ActivityQuery): Promise<Activity> {
+    return this.activityService.activity(query.range, { provider: query.provider, tenant: query.tenant });
   }
 
   @Post('replay')

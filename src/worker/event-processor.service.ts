@@ -97,7 +97,7 @@ export class EventProcessor implements JobProcessor<LeasedEvent> {
     const message = `${step}: ${error instanceof Error ? error.message : String(error)}`.slice(0, MAX_ERROR_LENGTH);
     const requested = error instanceof RetryLaterError ? error.retryAfterMs : undefined;
     const delay = nextRetryDelayMs(leased.attempt, { baseMs: this.config.RETRY_BASE_MS, maxMs: this.config.RETRY_MAX_MS }, requested);
-    const failure = { key: leased.event.key, leaseToken: leased.leaseToken, error: message, delayMs: delay };
+    const failure = { key: leased.event.key, leaseToken: leased.leaseToken, step, error: message, delayMs: delay };
     const [outcome] = await this.withinLease(leased, () => this.failures.submit([failure]));
     const what = `event ${redactPhoneNumbers(leased.event.key)} attempt ${leased.attempt}/${this.config.MAX_ATTEMPTS} failed at ${redactPhoneNumbers(message)}`;
     if (outcome === 'dead') this.logger.error(`${what}; no attempts left: dead`);

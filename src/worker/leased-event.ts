@@ -26,6 +26,8 @@ export interface StepRecord {
 export interface AttemptFailure {
   key: string;
   leaseToken: string;
+  /** The step that failed, for the event's history ('(finish)' when recording the end failed). */
+  step: string;
   error: string;
   /** When the retry is due, from now. */
   delayMs: number;

@@ -97,20 +97,25 @@ export class WorkQueueRepository {
     // Rows are locked in key order, as claims lock them: a redelivery's claim and this cannot deadlock.
     const rows = await withConflictRetries(() => this.prisma.driverQuery<{ message_id: string; status: 'failed' | 'dead' }>`
       WITH f AS (
-        SELECT * FROM unnest(${failures.map((f) => f.key)}::text[], ${failures.map((f) => f.leaseToken)}::uuid[],
-          ${failures.map((f) => f.error)}::text[], ${failures.map((f) => f.delayMs)}::int[]) AS f(message_id, token, error, delay_ms)
+        SELECT * FROM unnest(${failures.map((f) => f.key)}::text[], ${failures.map((f) => f.leaseToken)}::uuid[], ${failures.map((f) => f.step)}::text[],
+          ${failures.map((f) => f.error)}::text[], ${failures.map((f) => f.delayMs)}::int[]) AS f(message_id, token, step, error, delay_ms)
       ), owned AS (
         SELECT f.* FROM f JOIN messages m ON m.message_id = f.message_id AND m.lease_token = f.token
         ORDER BY f.message_id
         FOR UPDATE OF m
+      ), failed AS (
+        UPDATE messages AS m SET
+          status = (CASE WHEN m.attempts >= ${maxAttempts}::int THEN 'dead' ELSE 'failed' END)::message_status,
+          due_at = now() + o.delay_ms * interval '1 millisecond',
+          last_error = o.error, lease_token = NULL, leased_by = NULL
+        FROM owned o
+        WHERE m.message_id = o.message_id
+        RETURNING m.message_id, m.status, m.attempts, o.step, o.error
+      ), logged AS (
+        INSERT INTO event_history (message_id, kind, step, attempt, dead, error)
+        SELECT message_id, 'attempt', left(step, 64), attempts, status = 'dead', error FROM failed
       )
-      UPDATE messages AS m SET
-        status = (CASE WHEN m.attempts >= ${maxAttempts}::int THEN 'dead' ELSE 'failed' END)::message_status,
-        due_at = now() + o.delay_ms * interval '1 millisecond',
-        last_error = o.error, lease_token = NULL, leased_by = NULL
-      FROM owned o
-      WHERE m.message_id = o.message_id
-      RETURNING m.message_id, m.status::text`);
+      SELECT message_id, status::text FROM failed`);
     const outcomes = new Map<string, FailureOutcome>(failures.map((f) => [f.key, 'lease-lost']));
     for (const row of rows) outcomes.set(row.message_id, row.status);
     return outcomes;

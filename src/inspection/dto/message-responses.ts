@@ -13,6 +13,7 @@ import {
   type ReplayAccepted,
   type StepRecordView,
 } from '../message-views.js';
+import { TIMELINE_KINDS, type TimelineEntry, type TimelineKind } from '../event-timeline.js';
 
 // Response shapes for the OpenAPI document; the service returns plain objects of these types.
 
@@ -59,8 +60,22 @@ export class DestinationDeliveryDto implements DestinationDeliveryView {
   @ApiProperty({ description: 'the replay from the start it was made for' }) replay!: number;
 }
 
+export class TimelineEntryDto implements TimelineEntry {
+  @ApiProperty({ format: 'date-time' }) at!: string;
+  @ApiProperty({ enum: TIMELINE_KINDS, description: 'step and delivery: done; attempt-failed and delivery-failed: an attempt failed (dead follows when it was the last)' })
+  kind!: TimelineKind;
+  @ApiPropertyOptional({ example: 'forward' }) step?: string;
+  @ApiPropertyOptional({ example: 'crm' }) destination?: string;
+  @ApiPropertyOptional() attempt?: number;
+  @ApiPropertyOptional() error?: string;
+  @ApiPropertyOptional({ description: 'duplicate: redeliveries suppressed in all; the entry is at the last one' }) count?: number;
+  @ApiPropertyOptional({ description: 'replayed: from the start (every step again, under a new key)' }) fromStart?: boolean;
+}
+
 export class MessageDetailDto extends MessageSummaryDto implements MessageDetail {
   @ApiProperty({ type: [StepRecordDto], description: 'completed steps (recovery points), in order' }) steps!: StepRecordDto[];
+  @ApiProperty({ type: [TimelineEntryDto], description: 'what happened to it, oldest first: received, steps and deliveries done, failed attempts, replays, processed' })
+  timeline!: TimelineEntryDto[];
   @ApiProperty({ type: [DestinationDeliveryDto], description: 'its deliveries to destinations (DESTINATIONS_FILE), by name' }) destinations!: DestinationDeliveryDto[];
   @ApiProperty({ type: 'object', additionalProperties: true, description: "the provider's item as stored" }) payload!: unknown;
 }
