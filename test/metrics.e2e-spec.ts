@@ -95,7 +95,7 @@ const reply = (_n: number, req: { body: string; headers: Record<string, unknown>
   return { status: 200 };
 };
 
-const ctx = useServiceWithDownstream(reply, { WHATSAPP_APP_SECRET: APP_SECRET, RETRY_BASE_MS: '50' });
+const ctx = useServiceWithDownstream(reply, { WHATSAPP_APP_SECRET: APP_SECRET, RETRY_BASE_MS: '50', SILENCE_ALERT_AFTER_SECONDS: '900' });
 
 async function scrape(): Promise<Exposition> {
   const res = await fetch(`${ctx.app.baseUrl}/metrics`);
@@ -151,6 +151,8 @@ describe('GET /metrics', () => {
       wdd_worker_lag_seconds: 'histogram',
       wdd_inbox_events: 'gauge',
       wdd_inbox_oldest_unprocessed_seconds: 'gauge',
+      wdd_last_accepted_event_timestamp_seconds: 'gauge',
+      wdd_silence_alert_after_seconds: 'gauge',
     });
     for (const name of exposition.types.keys()) expect(exposition.help.get(name)).toBeTruthy();
     for (const { name } of exposition.samples) {
@@ -233,6 +235,35 @@ describe('webhook metrics', () => {
     expect(buckets.map((b) => b.labels.le)).toEqual(['0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '+Inf']);
     buckets.slice(1).forEach((b, i) => expect(b.value).toBeGreaterThanOrEqual(buckets[i].value));
     expect(buckets.at(-1)!.value).toBe(valueOf(after, 'wdd_ack_duration_seconds_count', { provider: 'meta' }));
+  });
+});
+
+describe('silence metrics', () => {
+  const series = (exposition: Exposition, name: string) =>
+    Object.fromEntries(exposition.samples.filter((s) => s.name === name).map((s) => [JSON.stringify(s.labels), s.value]));
+
+  it('export SILENCE_ALERT_AFTER_SECONDS for every enabled source', async () => {
+    expect(series(await scrape(), 'wdd_silence_alert_after_seconds')).toEqual({
+      '{"provider":"meta"}': 900, '{"provider":"wasender"}': 900, '{"provider":"generic"}': 900,
+    });
+  });
+
+  it('record when a source last had an event accepted; a duplicate leaves it alone', async () => {
+    const wamid = uniqueId();
+    const sent = Date.now() / 1000;
+    expect((await postSigned(metaText(wamid))).body.accepted).toBe(1);
+    const answered = Date.now() / 1000;
+    const after = await scrape();
+    const last = valueOf(after, 'wdd_last_accepted_event_timestamp_seconds', { provider: 'meta' });
+    expect(last).toBeGreaterThanOrEqual(sent);
+    expect(last).toBeLessThanOrEqual(answered);
+    // One series per source that had an event accepted, labelled by the source alone.
+    for (const labels of Object.keys(series(after, 'wdd_last_accepted_event_timestamp_seconds'))) {
+      expect(['{"provider":"meta"}', '{"provider":"wasender"}', '{"provider":"generic"}']).toContain(labels);
+    }
+
+    expect((await postSigned(metaText(wamid))).body.duplicates).toBe(1);
+    expect(valueOf(await scrape(), 'wdd_last_accepted_event_timestamp_seconds', { provider: 'meta' })).toBe(last);
   });
 });
 

@@ -48,6 +48,15 @@ describe('validateConfig', () => {
     expect(validateConfig({ ...base, WEBHOOK_PROVIDERS: 'twilio,360dialog,waha,evolution' }).WEBHOOK_PROVIDERS).toEqual(['twilio', '360dialog', 'waha', 'evolution']);
   });
 
+  it('reads SILENCE_ALERT_AFTER_SECONDS: an hour by default, 0 turns the silence alert off, at most 7 days', () => {
+    expect(validateConfig(base).SILENCE_ALERT_AFTER_SECONDS).toBe(3600);
+    expect(validateConfig({ ...base, SILENCE_ALERT_AFTER_SECONDS: '0' }).SILENCE_ALERT_AFTER_SECONDS).toBe(0);
+    expect(validateConfig({ ...base, SILENCE_ALERT_AFTER_SECONDS: '604800' }).SILENCE_ALERT_AFTER_SECONDS).toBe(604_800);
+    for (const value of ['-1', '604801', '1h', '1.5']) {
+      expect(() => validateConfig({ ...base, SILENCE_ALERT_AFTER_SECONDS: value })).toThrow(/SILENCE_ALERT_AFTER_SECONDS/);
+    }
+  });
+
   it.each([
     [{}, /DATABASE_URL/],
     [{ ...base, DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],

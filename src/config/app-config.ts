@@ -62,6 +62,18 @@ export class AppConfig extends ProcessingSettings {
   @Min(100)
   DB_STATEMENT_TIMEOUT_MS = 5000;
 
+  /**
+   * How long a source that had traffic may send no new event before the silence alert
+   * (deploy/prometheus/alerts.yml) fires, in seconds; 0: never. Exported per enabled source as
+   * wdd_silence_alert_after_seconds, so changing it needs no edit of the rules. At most 7 days:
+   * the rule looks back 8 days for a source's last event.
+   */
+  @Transform(toInt)
+  @IsInt({ message: 'SILENCE_ALERT_AFTER_SECONDS must be an integer (seconds; 0 turns the silence alert off)' })
+  @Min(0, { message: 'SILENCE_ALERT_AFTER_SECONDS must be between 0 (off) and 604800 (7 days)' })
+  @Max(604_800, { message: 'SILENCE_ALERT_AFTER_SECONDS must be between 0 (off) and 604800 (7 days)' })
+  SILENCE_ALERT_AFTER_SECONDS = 3600;
+
   /** Largest accepted request body; must admit Meta's documented 3 MB. */
   @Matches(/^\d+(kb|mb)$/i, { message: 'WEBHOOK_BODY_LIMIT must look like 4mb or 512kb' })
   WEBHOOK_BODY_LIMIT = '4mb';
@@ -70,6 +82,11 @@ export class AppConfig extends ProcessingSettings {
   @IsOptional()
   @IsString()
   NODE_ENV?: string;
+
+  /** Serve the operator console (the built files in dist/console) at /console; false answers 404 there. */
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'CONSOLE_ENABLED must be true or false' })
+  CONSOLE_ENABLED = true;
 }
 
 export function validateConfig(env: Record<string, unknown>): AppConfig {

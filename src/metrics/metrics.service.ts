@@ -106,6 +106,20 @@ export class MetricsService {
     labelNames: ['table'] as const,
     registers: [this.registry],
   });
+  private readonly lastAccepted = new Gauge({
+    name: 'wdd_last_accepted_event_timestamp_seconds',
+    help: 'Unix time of the last event this process accepted (stored as new), by source; no series for a source without one since the process started. Alert on time() minus its max over the instances (deploy/prometheus/alerts.yml).',
+    labelNames: ['provider'] as const,
+    registers: [this.registry],
+  });
+  private readonly silenceAlertAfter = new Gauge({
+    name: 'wdd_silence_alert_after_seconds',
+    help: 'SILENCE_ALERT_AFTER_SECONDS for each enabled source (HTTP service only): how long a source that had traffic may send no new event before the silence alert fires; 0: never.',
+    labelNames: ['provider'] as const,
+    registers: [this.registry],
+  });
+  /** Destinations whose outcome series were created (at zero) on first sight. */
+  private readonly destinationsSeen = new Set<string>();
 
   constructor(inbox: InboxStatsRepository) {
     collectDefaultMetrics({ register: this.registry });
@@ -139,6 +153,7 @@ export class MetricsService {
   eventsClaimed(events: readonly NormalizedEvent[], results: readonly EventResult[]): void {
     if (events.length === 1) {
       this.events.inc({ provider: events[0].provider, kind: events[0].kind, result: results[0] });
+      if (results[0] === 'accepted') this.lastAccepted.set({ provider: events[0].provider }, Date.now() / 1000);
       return;
     }
     // A batch (Meta sends up to 1,000 updates) has only a few label sets: add them up first.
@@ -150,7 +165,20 @@ export class MetricsService {
       if (total) total.count++;
       else totals.set(id, { labels: { provider, kind, result }, count: 1 });
     });
-    for (const { labels, count } of totals.values()) this.events.inc(labels, count);
+    const now = Date.now() / 1000;
+    for (const { labels, count } of totals.values()) {
+      this.events.inc(labels, count);
+      if (labels.result === 'accepted') this.lastAccepted.set({ provider: labels.provider }, now);
+    }
+  }
+
+  /**
+   * The silence alert's threshold for each enabled source (SILENCE_ALERT_AFTER_SECONDS), set
+   * once at boot by the HTTP service, the process that accepts events; 0 turns the alert off.
+   */
+  silenceAlertThreshold(sources: readonly ProviderName[], seconds: number): void {
+    this.silenceAlertAfter.reset();
+    for (const provider of sources) this.silenceAlertAfter.set({ provider }, seconds);
   }
 
   /** A delivery refused because the claim queue was full. */
@@ -169,13 +197,26 @@ export class MetricsService {
 
   /** How one attempt at a delivery ended; `destination` is a configured name (a bounded set). */
   destinationOutcome(destination: string, outcome: ProcessingOutcome | 'lease-lost', count = 1): void {
+    this.seeDestination(destination);
     if (count > 0) this.destinationOutcomes.inc({ destination, outcome: outcome === 'lease-lost' ? 'lease_lost' : outcome }, count);
   }
 
   /** A destination's gate as the destination worker last read it (names: a bounded, configured set). */
   destinationGate(destination: string, open: boolean, paused: boolean): void {
+    this.seeDestination(destination);
     this.destinationCircuit.set({ destination }, open ? 1 : 0);
     this.destinationPaused.set({ destination }, paused ? 1 : 0);
+  }
+
+  /**
+   * A destination's outcome series start at zero the first time it is seen (its gate is read on
+   * every lease), so that increase() counts its first dead delivery: a series that appears at 1
+   * would not be.
+   */
+  private seeDestination(destination: string): void {
+    if (this.destinationsSeen.has(destination)) return;
+    this.destinationsSeen.add(destination);
+    for (const outcome of PROCESSING_OUTCOMES) this.destinationOutcomes.inc({ destination, outcome }, 0);
   }
 
   /** Runs one step, recording its duration and whether it returned or threw. */
