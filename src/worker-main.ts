@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
+import { withNestChatterAtDebug } from './logging/nest-chatter.js';
 import { listeningOn } from './common/listen-address.js';
 import { AppConfig, validateConfig } from './config/app-config.js';
 import { serveWorkerMetrics } from './metrics/metrics-server.js';
@@ -27,7 +28,7 @@ try {
 
 const app = await NestFactory.createApplicationContext(WorkerAppModule, { bufferLogs: true, abortOnError: false });
 const logger = app.get(Logger);
-app.useLogger(logger);
+app.useLogger(withNestChatterAtDebug(logger));
 await app.init();
 const config = app.get(AppConfig);
 exitCleanlyOnSignals(app, logger, config.SHUTDOWN_TIMEOUT_MS + 5000);

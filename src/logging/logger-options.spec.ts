@@ -2,14 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Options } from 'pino-http';
 import { pinoHttp } from 'pino-http';
 import { validateConfig } from '../config/app-config.js';
-import { loggerOptions, requestId } from './logger-options.js';
+import { loggerOptions, readableByAPerson, requestId } from './logger-options.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A logger built from the service's options, writing into an array of parsed lines. */
 function capture() {
   const lines: string[] = [];
-  const options = loggerOptions(validateConfig({ DATABASE_URL: 'postgresql://x@localhost/x', LOG_LEVEL: 'debug' })).pinoHttp as Options;
+  const options = loggerOptions(validateConfig({ DATABASE_URL: 'postgresql://x@localhost/x', LOG_LEVEL: 'debug' }), false).pinoHttp as Options;
   const { logger } = pinoHttp(options, { write: (line: string) => void lines.push(line) });
   return { logger, lines, parsed: () => lines.map((line) => JSON.parse(line) as Record<string, any>) };
 }
@@ -88,5 +88,17 @@ describe('loggerOptions redaction', () => {
     const [line] = parsed();
     expect(line.count).toBe(123456789);
     expect(typeof line.time).toBe('number');
+  });
+});
+
+describe('readableByAPerson', () => {
+  it('is a terminal outside production only; JSON for pipes, files and production', () => {
+    expect(readableByAPerson({ NODE_ENV: undefined }, true)).toBe(true);
+    expect(readableByAPerson({ NODE_ENV: 'development' }, true)).toBe(true);
+    expect(readableByAPerson({ NODE_ENV: 'production' }, true)).toBe(false);
+    expect(readableByAPerson({ NODE_ENV: undefined }, false)).toBe(false);
+    const config = validateConfig({ DATABASE_URL: 'postgresql://x@localhost/x' });
+    expect(loggerOptions(config, true).pinoHttp).toHaveProperty('transport.target', 'pino-pretty');
+    expect(loggerOptions(config, false).pinoHttp).not.toHaveProperty('transport');
   });
 });

@@ -48,10 +48,11 @@ export function requestLogLevel(statusCode: number, error?: unknown): 'error' | 
  * that is logged — message, error text and stack, string fields — has its runs of 7+ digits
  * (phone numbers) cut to their last two.
  */
-export function loggerOptions(config: AppConfig): Params {
+export function loggerOptions(config: AppConfig, terminal = process.stdout.isTTY === true): Params {
   return {
     pinoHttp: {
       level: config.LOG_LEVEL,
+      ...(readableByAPerson(config, terminal) ? { transport: PRETTY } : {}),
       genReqId: requestId,
       // Lines logged during a request carry only `reqId`; the request-completed line adds req and res.
       quietReqLogger: true,
@@ -80,6 +81,21 @@ export function loggerOptions(config: AppConfig): Params {
     },
   };
 }
+
+/**
+ * A person at a terminal, not a log collector, reads the lines: outside production, when stdout
+ * is a terminal. They get one coloured line per entry (pino-pretty, in a worker thread); the
+ * redaction above has already happened by then. Anything else (a pipe, a file, a container's
+ * log driver) gets JSON.
+ */
+export function readableByAPerson(config: Pick<AppConfig, 'NODE_ENV'>, terminal: boolean): boolean {
+  return terminal && config.NODE_ENV !== 'production';
+}
+
+const PRETTY = {
+  target: 'pino-pretty',
+  options: { colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,context', messageFormat: '{if context}[{context}] {end}{msg}' },
+};
 
 /** A copy with phone numbers redacted from every string in plain objects and arrays (bounded depth). */
 export function redactStrings(value: unknown, depth = 0): unknown {
