@@ -1,5 +1,6 @@
 # syntax=docker/dockerfile:1
-# Two stages: `build` compiles the TypeScript (the generated Prisma client included, into dist/generated);
+# Two stages: `build` compiles the TypeScript (the generated Prisma client included, into dist/generated) and the
+# operator console (into dist/console);
 # `runtime` holds only production dependencies, dist/ and the migrations, and runs as the unprivileged `node` user.
 #   docker build -t whatsapp-webhook-dedup .
 #   docker run -e DATABASE_URL=postgresql://… -e INSPECTION_API_KEY=… -p 3000:3000 whatsapp-webhook-dedup
@@ -19,6 +20,8 @@ ENV SCARF_ANALYTICS=false
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json nest-cli.json ./
 COPY src ./src
+# The operator console (Vite + Preact), built into dist/console and served by the service at /console.
+COPY console ./console
 RUN npm run build
 
 FROM node:22-bookworm-slim AS runtime

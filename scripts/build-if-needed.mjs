@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const built = join(root, 'dist', 'main.js');
+// The console is built last (`nest build` empties dist/ first): its index.html dates the whole build.
+const built = join(root, 'dist', 'console', 'index.html');
 
 function newestMtime(path) {
   const stat = statSync(path);
@@ -13,7 +14,7 @@ function newestMtime(path) {
   return Math.max(stat.mtimeMs, ...readdirSync(path).filter((n) => n !== 'generated').map((n) => newestMtime(join(path, n))));
 }
 
-const sources = ['src', 'prisma', 'package-lock.json', 'tsconfig.json'].map((p) => join(root, p)).filter(existsSync);
+const sources = ['src', 'console', 'prisma', 'package-lock.json', 'tsconfig.json'].map((p) => join(root, p)).filter(existsSync);
 if (existsSync(built) && statSync(built).mtimeMs >= Math.max(...sources.map(newestMtime))) process.exit(0);
 
 console.log('[start] building…');

@@ -1,8 +1,10 @@
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { Logger } from 'nestjs-pino';
-import { createApp } from './app.setup.js';
+import { join } from 'node:path';
+import { CONSOLE_DIR, createApp } from './app.setup.js';
 import { listeningOn } from './common/listen-address.js';
+import { startLine } from './common/start-line.js';
 import { AppConfig, validateConfig } from './config/app-config.js';
 import { embeddedNotice, useEmbeddedDatabaseIfUnconfigured } from './embedded/embedded-mode.js';
 import { exitCleanlyOnSignals } from './shutdown.js';
@@ -42,3 +44,5 @@ const logger = app.get(Logger);
 exitCleanlyOnSignals(app, logger, config.SHUTDOWN_TIMEOUT_MS + 5000, () => embedded?.stop());
 if (embedded) logger.log(embeddedNotice(embedded), 'Bootstrap');
 logger.log(`listening on ${listeningOn(server.address(), config.HOST)}`, 'Bootstrap');
+const consoleState = !config.CONSOLE_ENABLED ? 'disabled' : existsSync(join(CONSOLE_DIR, 'index.html')) ? 'served' : 'not built';
+logger.log(startLine({ address: server.address(), host: config.HOST, sources: config.WEBHOOK_PROVIDERS, console: consoleState }), 'Bootstrap');

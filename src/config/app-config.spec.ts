@@ -81,7 +81,14 @@ describe('validateConfig', () => {
     [{ ...base, DIALOG360_HEADER_NAME: 'X Partner' }, /DIALOG360_HEADER_NAME/],
     [{ ...base, EVOLUTION_API_KEY: 'short' }, /EVOLUTION_API_KEY/],
     [{ ...base, WASENDER_TENANT: 'x'.repeat(129) }, /WASENDER_TENANT/],
+    [{ ...base, CONSOLE_ENABLED: 'maybe' }, /CONSOLE_ENABLED must be true or false/],
   ])('rejects %o naming the variable', (env, name) => {
     expect(() => validateConfig(env)).toThrow(name);
+  });
+
+  it('serves the operator console unless CONSOLE_ENABLED=false', () => {
+    expect(validateConfig(base).CONSOLE_ENABLED).toBe(true);
+    expect(validateConfig({ ...base, CONSOLE_ENABLED: 'false' }).CONSOLE_ENABLED).toBe(false);
+    expect(validateConfig({ ...base, CONSOLE_ENABLED: '1' }).CONSOLE_ENABLED).toBe(true);
   });
 });

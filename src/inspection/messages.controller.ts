@@ -43,7 +43,7 @@ export class MessagesController {
     summary: 'Events over the last hour, day or week: accepted, duplicates suppressed, processed, failed and dead, per time bucket, source and tenant',
     description: 'Counts over the events received in the range; a bucket’s processed counts by the time they were processed.',
   })
-  @ApiOkResponse({ type: ActivityDto })
+  @ApiOkResponse({ description: 'counts per bucket, in all, per source and per tenant', type: ActivityDto })
   activity(@Query() query: ActivityQuery): Promise<Activity> {
     return this.activityService.activity(query.range, { provider: query.provider, tenant: query.tenant });
   }

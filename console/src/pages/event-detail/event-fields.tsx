@@ -1,0 +1,36 @@
+import type { MessageDetail } from '../../api/types';
+import { StatusBadge, Time, Value } from '../../components/format';
+
+/** The normalized fields, exactly as the API returns them (numbers are never re-masked or unmasked). */
+export function EventFields({ event }: { event: MessageDetail }) {
+  const rows: Array<[string, preact.ComponentChildren]> = [
+    ['Idempotency key', <code>{event.id}</code>],
+    ['Status', <StatusBadge status={event.status} />],
+    ['Source', event.provider],
+    ['Kind', event.kind],
+    ['Type', event.type],
+    ['From', <Value value={event.from} />],
+    ['From user id', <Value value={event.fromUserId} />],
+    ['Tenant', <Value value={event.tenant} />],
+    ['Sent by the business', event.fromMe ? 'yes' : 'no'],
+    ['Signature verified', event.authenticated ? 'yes' : 'no'],
+    ['Provider time', <Time at={event.timestamp} />],
+    ['Received', <Time at={event.receivedAt} />],
+    ['Redeliveries suppressed', event.duplicateCount],
+    ['Last redelivery', <Time at={event.lastDuplicateAt} />],
+    ['Attempts', event.attempts],
+    ['Last error', <Value value={event.lastError} />],
+    ['Processed', <Time at={event.processedAt} />],
+    ['Replays from the start', event.replays],
+  ];
+  return (
+    <dl class="fields">
+      {rows.map(([term, value]) => (
+        <div key={term}>
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
