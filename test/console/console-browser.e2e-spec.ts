@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { eventually } from '../support/eventually.js';
+import { expectNoA11yViolations } from './support/a11y.js';
 import { chromiumAvailable, launchChromium, screenshot, watchedPage, type WatchedPage } from './support/browser.js';
 import { consolePage, FAILED_LOAD } from './support/page-helpers.js';
 import { API_KEY, startSeededService, type SeededService } from './support/seeded-service.js';
@@ -8,7 +9,8 @@ import { API_KEY, startSeededService, type SeededService } from './support/seede
  * The operator console in a real browser (Debian's Chromium through playwright-core) against
  * the built service as a real process: sign-in, every page, filters and paging, an event's
  * detail, replays (one, selected, bulk after a dry run), a delivery record. Every page must
- * log no console error. Screenshots go to test-artifacts/console/.
+ * log no console error and have no serious or critical axe-core (WCAG 2 A/AA) violation, at
+ * desktop size and the events page at phone size. Screenshots go to test-artifacts/console/.
  */
 const describeWithBrowser = chromiumAvailable() ? describe : describe.skip;
 
@@ -34,6 +36,8 @@ describeWithBrowser('operator console in Chromium', () => {
   it('refuses a wrong key with a visible message, then accepts the right one', async () => {
     await page.goto(`${seeded.service.baseUrl}/console`);
     expect(new URL(page.url()).pathname).toBe('/console/');
+    await page.getByLabel('Inspection API key').waitFor();
+    await expectNoA11yViolations(page, 'the sign-in form');
     await page.getByLabel('Inspection API key').fill('not-the-key-at-all-0000');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'Wrong key' }).waitFor();
@@ -52,6 +56,7 @@ describeWithBrowser('operator console in Chromium', () => {
     await page.getByText('Backlog (not processed yet)').waitFor();
     await page.getByText(/No destinations configured/).waitFor();
     await screenshot(page, 'overview', false); // 1280×800, for the README
+    await expectNoA11yViolations(page, 'the Overview');
     await page.getByRole('radio', { name: 'Last day' }).check();
     await page.waitForURL(/range=day/);
     await page.getByRole('table', { name: 'By source' }).getByRole('button', { name: 'Show only generic' }).click();
@@ -90,6 +95,7 @@ describeWithBrowser('operator console in Chromium', () => {
     await page.getByLabel('Live refresh (every 5 s)').check();
     await page.getByTestId('refresh-status').filter({ hasText: /Updated/ }).waitFor();
     await screenshot(page, 'events');
+    await expectNoA11yViolations(page, 'the Events page');
     await page.getByLabel('Live refresh (every 5 s)').uncheck();
 
     await h.rows().first().getByRole('link').click();
@@ -98,6 +104,7 @@ describeWithBrowser('operator console in Chromium', () => {
     await page.locator('.timeline').getByText('Received', { exact: true }).waitFor();
     await page.getByRole('list', { name: 'Payload as stored' }).waitFor();
     await screenshot(page, 'event-detail');
+    await expectNoA11yViolations(page, 'an event’s detail');
     watched.expectNoErrors();
   }, 90_000);
 
@@ -120,6 +127,7 @@ describeWithBrowser('operator console in Chromium', () => {
     await h.go('#/dead', 'Dead letters');
     await h.rowCount(2);
     await screenshot(page, 'dead-letters');
+    await expectNoA11yViolations(page, 'the Dead letters page');
     await page.getByLabel(`Select ${seeded.deadIds[1]}`).check();
     await page.getByRole('button', { name: 'Replay selected (1)' }).click();
     await page.getByTestId('replay-outcome').getByText('Replayed 1.').waitFor();
@@ -142,16 +150,18 @@ describeWithBrowser('operator console in Chromium', () => {
     await page.getByRole('definition').filter({ hasText: 'delivered' }).first().waitFor();
     await page.getByText('16505551234').waitFor();
     await screenshot(page, 'deliveries');
+    await expectNoA11yViolations(page, 'the Deliveries page');
     await page.getByLabel('Outbound message id (wamid)').fill('wamid.UNKNOWN');
     await page.getByRole('button', { name: 'Look up' }).click();
     await page.getByRole('alert').filter({ hasText: 'Could not load the delivery record' }).waitFor();
     watched.expectNoErrors([FAILED_LOAD(404)]);
   }, 60_000);
 
-  it('Destinations, and a phone-sized Overview', async () => {
+  it('Destinations, and a phone-sized Events page', async () => {
     await h.go('#/destinations', 'Destinations');
     await page.getByText(/No destinations configured/).waitFor();
     await screenshot(page, 'destinations');
+    await expectNoA11yViolations(page, 'the Destinations page');
     const phone = await watchedPage(browser, { width: 390, height: 844 });
     await phone.page.goto(`${seeded.service.baseUrl}/console/#/events`);
     await phone.page.getByLabel('Inspection API key').fill(API_KEY); // a new page is a new browser session
@@ -159,6 +169,7 @@ describeWithBrowser('operator console in Chromium', () => {
     await phone.page.getByRole('heading', { level: 1, name: 'Events' }).waitFor();
     await phone.page.locator('table tbody tr').first().waitFor();
     await screenshot(phone.page, 'events-phone', false);
+    await expectNoA11yViolations(phone.page, 'the Events page at phone size');
     phone.expectNoErrors([FAILED_LOAD(401)]);
     await phone.page.close();
     watched.expectNoErrors();

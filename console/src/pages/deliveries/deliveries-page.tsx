@@ -2,12 +2,13 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client';
 import { PROVIDERS, type Delivery } from '../../api/types';
 import { AsyncView } from '../../components/async-view';
+import { FieldList, type Field } from '../../components/field-list';
 import { StatusBadge, Time, Value } from '../../components/format';
 import { useAsync } from '../../components/use-async';
 import { href, navigate } from '../../router';
 
 function Record({ delivery }: { delivery: Delivery }) {
-  const rows: Array<[string, preact.ComponentChildren]> = [
+  const rows: Field[] = [
     ['Outbound message', <code>{delivery.wamid}</code>],
     ['Source', delivery.provider],
     ['Recipient', <Value value={delivery.recipient} />],
@@ -21,16 +22,7 @@ function Record({ delivery }: { delivery: Delivery }) {
     ['First reported', <Time at={delivery.createdAt} />],
     ['Last changed', <Time at={delivery.updatedAt} />],
   ];
-  return (
-    <dl class="fields card" aria-label="Delivery record">
-      {rows.map(([term, value]) => (
-        <div key={term}>
-          <dt>{term}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <FieldList fields={rows} class="fields card" label="Delivery record" />;
 }
 
 function Lookup({ wamid, provider }: { wamid: string; provider: string | undefined }) {

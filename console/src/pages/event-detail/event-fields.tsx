@@ -1,9 +1,10 @@
 import type { MessageDetail } from '../../api/types';
+import { FieldList, type Field } from '../../components/field-list';
 import { StatusBadge, Time, Value } from '../../components/format';
 
 /** The normalized fields, exactly as the API returns them (numbers are never re-masked or unmasked). */
 export function EventFields({ event }: { event: MessageDetail }) {
-  const rows: Array<[string, preact.ComponentChildren]> = [
+  const rows: Field[] = [
     ['Idempotency key', <code>{event.id}</code>],
     ['Status', <StatusBadge status={event.status} />],
     ['Source', event.provider],
@@ -23,14 +24,5 @@ export function EventFields({ event }: { event: MessageDetail }) {
     ['Processed', <Time at={event.processedAt} />],
     ['Replays from the start', event.replays],
   ];
-  return (
-    <dl class="fields">
-      {rows.map(([term, value]) => (
-        <div key={term}>
-          <dt>{term}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <FieldList fields={rows} />;
 }
