@@ -96,6 +96,13 @@ describe('destinations (DESTINATIONS_FILE)', () => {
       { destination: 'warehouse', status: 'processed', attempts: 1 },
     ]);
     expect(downstream.requests.filter((r) => at('warehouse')(r) && r.headers['idempotency-key'] === key)).toHaveLength(1);
+    // Listed among the dead deliveries to crm, not among dead events (the event itself is processed).
+    const ids = async (query: string) => ((await (await fetch(`${app.baseUrl}/messages?${query}&limit=200`)).json()) as any).items.map((i: any) => i.id);
+    expect(await ids('status=dead&destination=crm')).toContain(key);
+    expect(await ids('status=dead&destination=warehouse')).not.toContain(key);
+    expect(await ids('status=processed&destination=warehouse')).toContain(key);
+    expect(await ids('status=dead')).not.toContain(key);
+    expect((await fetch(`${app.baseUrl}/messages?destination=Not%20a%20name`)).status).toBe(400);
     crmUp = true;
     const replay = await fetch(`${app.baseUrl}/messages/${encodeURIComponent(key)}/replay?destination=crm`, { method: 'POST' });
     expect(replay.status).toBe(202);

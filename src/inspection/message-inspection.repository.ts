@@ -68,7 +68,13 @@ export class MessageInspectionRepository {
    */
   list(filter: MessageFilter, limit: number, after: PageCursor | null): Promise<MessageRow[]> {
     const conditions = eventConditions(filter);
-    if (filter.status) conditions.push(Prisma.sql`m.status = ${filter.status}::message_status`);
+    if (filter.destination !== undefined) {
+      // A delivery's status, not the event's: an event whose delivery died is itself processed.
+      const status = filter.status === undefined ? Prisma.empty : Prisma.sql`AND j.status = ${filter.status}::message_status`;
+      conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM destination_jobs j WHERE j.message_id = m.message_id AND j.destination = ${filter.destination} ${status})`);
+    } else if (filter.status) {
+      conditions.push(Prisma.sql`m.status = ${filter.status}::message_status`);
+    }
     if (after) conditions.push(keysetCondition(after, '<'));
     return this.prisma.$queryRaw<MessageRow[]>`
       SELECT ${SUMMARY_COLUMNS} FROM messages m ${whereAll(conditions)}

@@ -77,6 +77,8 @@ export interface MessageFilter {
   /** Matches the phone number or the business-scoped user id. */
   from?: string;
   tenant?: string;
+  /** Only events fanned out to this destination; `status` is then its delivery's. */
+  destination?: string;
   /** ISO 8601 date-times with an offset (see ListMessagesQuery); InspectionService makes them exact UTC text. */
   since?: string;
   until?: string;

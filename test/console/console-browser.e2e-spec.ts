@@ -132,11 +132,11 @@ describeWithBrowser('operator console in Chromium', () => {
     await page.getByRole('button', { name: 'Replay selected (1)' }).click();
     await page.getByTestId('replay-outcome').getByText('Replayed 1.').waitFor();
 
-    await page.getByRole('button', { name: 'Count matching events (dry run)…' }).click();
-    await page.getByTestId('bulk-status').getByText(/1 dead events match these filters/).waitFor();
+    await page.getByRole('button', { name: 'Count matching dead events (dry run)…' }).click();
+    await page.getByTestId('bulk-status').getByText(/1 dead event matches these filters/).waitFor();
     await screenshot(page, 'dead-letters-dry-run');
-    await page.getByRole('button', { name: 'Replay 1 events' }).click();
-    await page.getByTestId('bulk-status').getByText('Replayed 1 events.').waitFor();
+    await page.getByRole('button', { name: 'Replay 1 dead event' }).click();
+    await page.getByTestId('bulk-status').getByText('Replayed 1 dead event.').waitFor();
     await eventually(() => seeded.api('/messages/stats'), (stats) => stats.byStatus.processed === 73, 20_000);
     await h.go('#/dead', 'Dead letters');
     await page.getByText('No event matches these filters.').waitFor();

@@ -160,10 +160,18 @@ describeWithBrowser('operator console with DESTINATIONS_FILE, in Chromium', () =
     await page.getByTestId('refresh-status').filter({ hasText: '3 destinations' }).waitFor();
     await expectDestinationsAsTheApiGivesThem(page, list);
     await destinationRow(page, 'crm').getByText(/destination crm answered 503/).waitFor();
-    // Its dead deliveries belong to processed events: the count links nowhere (Dead letters lists dead events).
-    expect(await destinationRow(page, 'crm').getByRole('link').count()).toBe(0);
     await screenshot(page, 'destinations-configured');
     await expectNoA11yViolations(page, 'the Destinations page with destinations');
+
+    // Its dead count leads to the dead letters of that destination: events that are themselves processed.
+    await destinationRow(page, 'crm').getByRole('link', { name: String(MESSAGES) }).click();
+    await h.heading('Dead letters: deliveries to crm');
+    await h.rowCount(MESSAGES);
+    await page.getByRole('button', { name: 'Count matching dead deliveries to crm (dry run)…' }).click();
+    await page.getByTestId('bulk-status').getByText(`${MESSAGES} dead deliveries to crm match these filters`).waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await screenshot(page, 'dead-letters-destination');
+    await expectNoA11yViolations(page, 'the dead deliveries to crm');
     watched.expectNoErrors();
   }, 60_000);
 

@@ -563,6 +563,8 @@ export interface operations {
                 from?: string;
                 /** @description the business number or instance (see tenant in the response) */
                 tenant?: string;
+                /** @description only events fanned out to this destination (DESTINATIONS_FILE); with status=, the status of that delivery instead of the event’s (status=dead&destination=crm: the events whose delivery to crm is dead) */
+                destination?: string;
                 /** @description received at or after this instant: an ISO 8601 (RFC 3339) date-time with seconds and an offset or Z, e.g. 2026-11-29T00:00:00Z or 2026-11-29T00:00:00.123+02:00 */
                 since?: string;
                 /** @description received before this instant: an ISO 8601 (RFC 3339) date-time with seconds and an offset or Z, e.g. 2026-11-29T00:00:00Z or 2026-11-29T00:00:00.123+02:00 */

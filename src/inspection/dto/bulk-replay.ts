@@ -1,15 +1,14 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Transform, type TransformFnParams } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, Matches } from 'class-validator';
-import { DESTINATION_NAME } from '../../destinations/destination.js';
+import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 import { MESSAGE_STATUSES, type BulkReplayResult, type MessageStatus } from '../message-views.js';
-import { ListMessagesQuery } from './message-queries.js';
+import { IsDestinationName, ListMessagesQuery } from './message-queries.js';
 
 /** Query strings carry text: only the words true and false are booleans, anything else stays invalid. */
 const booleanText = ({ value }: TransformFnParams): unknown => (value === 'true' ? true : value === 'false' ? false : value);
 
 /** POST /messages/replay query: GET /messages' filters (no paging) and the replay's mode. */
-export class BulkReplayQuery extends OmitType(ListMessagesQuery, ['status', 'limit', 'cursor'] as const) {
+export class BulkReplayQuery extends OmitType(ListMessagesQuery, ['status', 'destination', 'limit', 'cursor'] as const) {
   @ApiPropertyOptional({
     enum: MESSAGE_STATUSES,
     description: 'replay only rows in this status: dead or failed, or processed with fromStart=true (others are refused); with destination=, the delivery’s status',
@@ -23,7 +22,7 @@ export class BulkReplayQuery extends OmitType(ListMessagesQuery, ['status', 'lim
     example: 'crm',
   })
   @IsOptional()
-  @Matches(DESTINATION_NAME, { message: 'destination must be a destination name (lowercase letters, digits, _ and -)' })
+  @IsDestinationName()
   destination?: string;
 
   @ApiPropertyOptional({

@@ -24,6 +24,10 @@ function IsInstant(): PropertyDecorator {
   });
 }
 
+/** A destination's name as DESTINATIONS_FILE allows it. */
+export const IsDestinationName = () =>
+  Matches(DESTINATION_NAME, { message: 'destination must be a destination name (lowercase letters, digits, _ and -)' });
+
 /** GET /messages query: every parameter optional; unknown parameters are refused. */
 export class ListMessagesQuery {
   @ApiPropertyOptional({ enum: MESSAGE_STATUSES })
@@ -58,6 +62,15 @@ export class ListMessagesQuery {
   @IsString()
   @MaxLength(128)
   tenant?: string;
+
+  @ApiPropertyOptional({
+    description: 'only events fanned out to this destination (DESTINATIONS_FILE); with status=, the status of that delivery instead of the event’s ' +
+      '(status=dead&destination=crm: the events whose delivery to crm is dead)',
+    example: 'crm',
+  })
+  @IsOptional()
+  @IsDestinationName()
+  destination?: string;
 
   @ApiPropertyOptional({ description: `received at or after this instant: ${INSTANT}`, example: '2026-11-29T00:00:00Z', format: 'date-time' })
   @IsOptional()
@@ -104,7 +117,7 @@ export class ReplayQuery {
 
   @ApiPropertyOptional({ description: 'replay only the dead or failed delivery to this destination (DESTINATIONS_FILE)', example: 'crm' })
   @IsOptional()
-  @Matches(DESTINATION_NAME, { message: 'destination must be a destination name (lowercase letters, digits, _ and -)' })
+  @IsDestinationName()
   destination?: string;
 }
 

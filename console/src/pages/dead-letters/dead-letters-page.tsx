@@ -6,13 +6,20 @@ import { href, navigate } from '../../router';
 import { EventFilters } from '../events/event-filters';
 import { EventsTable } from '../events/events-table';
 import { filtersFromParams, toListQuery } from '../events/filters';
+import { useDestinationNames } from '../events/use-destination-names';
 import { useEventPages } from '../events/use-event-pages';
 import { BulkReplay } from './bulk-replay';
 import { replaySelected, type ReplayOutcome } from './replay-selected';
 
-/** Dead events (GET /messages?status=dead) with the filters; replay a selection, or all that match. */
+/**
+ * Dead events (GET /messages?status=dead) with the filters, or with a destination chosen the
+ * events whose delivery to it is dead (the events themselves are processed); replay a selection,
+ * or all that match.
+ */
 export function DeadLettersPage({ params }: { params: URLSearchParams }) {
   const filters = { ...filtersFromParams(params), status: 'dead' };
+  const { destination } = filters;
+  const destinations = useDestinationNames();
   const query = toListQuery(filters);
   const pages = useEventPages(query);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
@@ -25,7 +32,7 @@ export function DeadLettersPage({ params }: { params: URLSearchParams }) {
   };
   const replay = async () => {
     setBusy(true);
-    setOutcome(await replaySelected([...selected]));
+    setOutcome(await replaySelected([...selected], destination));
     setSelected(new Set());
     setBusy(false);
     pages.state.reload();
@@ -33,8 +40,11 @@ export function DeadLettersPage({ params }: { params: URLSearchParams }) {
   const { limit: _limit, ...bulkQuery } = query;
   return (
     <section aria-labelledby="page-heading">
-      <h1 id="page-heading">Dead letters</h1>
-      <EventFilters filters={filters} fixedStatus onApply={({ status: _s, ...f }) => navigate(href('/dead', f))} />
+      <h1 id="page-heading">{destination ? `Dead letters: deliveries to ${destination}` : 'Dead letters'}</h1>
+      <EventFilters
+        filters={filters} fixedStatus destinations={destinations} noDestination="none (dead events)"
+        onApply={({ status: _s, ...f }) => navigate(href('/dead', f))}
+      />
       <div class="toolbar">
         <button type="button" disabled={selected.size === 0 || busy} onClick={() => void replay()}>
           Replay selected ({selected.size})
@@ -52,12 +62,12 @@ export function DeadLettersPage({ params }: { params: URLSearchParams }) {
       <AsyncView state={pages.state} label="dead events">
         {(page) => (
           <>
-            <EventsTable items={page.items} selection={selection} caption="Dead events, newest first" />
+            <EventsTable items={page.items} selection={selection} caption={destination ? `Events whose delivery to ${destination} is dead, newest first` : 'Dead events, newest first'} />
             <Pager pageNumber={pages.pageNumber} previous={pages.previous} next={pages.next} />
           </>
         )}
       </AsyncView>
-      <BulkReplay query={bulkQuery as BulkReplayQuery} onDone={pages.state.reload} />
+      <BulkReplay query={bulkQuery as BulkReplayQuery} noun={destination ? { one: `dead delivery to ${destination}`, many: `dead deliveries to ${destination}` } : { one: 'dead event', many: 'dead events' }} onDone={pages.state.reload} />
     </section>
   );
 }

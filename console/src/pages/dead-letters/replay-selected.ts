@@ -5,12 +5,12 @@ export interface ReplayOutcome {
   failed: Array<{ id: string; message: string }>;
 }
 
-/** POST /messages/{id}/replay for each selected event, one after another. */
-export async function replaySelected(ids: string[]): Promise<ReplayOutcome> {
+/** POST /messages/{id}/replay for each selected event (or its delivery to `destination`), one after another. */
+export async function replaySelected(ids: string[], destination?: string): Promise<ReplayOutcome> {
   const outcome: ReplayOutcome = { replayed: [], failed: [] };
   for (const id of ids) {
     try {
-      const { response, error } = await api.POST('/messages/{id}/replay', { params: { path: { id }, query: {} } });
+      const { response, error } = await api.POST('/messages/{id}/replay', { params: { path: { id }, query: destination === undefined ? {} : { destination } } });
       if (response.ok) outcome.replayed.push(id);
       else outcome.failed.push({ id, message: (error as { message?: string } | undefined)?.message ?? `answered ${response.status}` });
     } catch (error) {

@@ -7,6 +7,10 @@ interface Props {
   onApply(filters: Filters): void;
   /** Dead letters: the status is fixed, so it is not offered. */
   fixedStatus?: boolean;
+  /** The configured destinations (GET /destinations); none: the filter is not offered. */
+  destinations?: readonly string[];
+  /** The destination choice's empty option: what the page lists without one. */
+  noDestination?: string;
 }
 
 function Choice({ name, label, values, value, onChange, empty = 'any' }: { name: FilterName; label: string; values: readonly string[]; value: string; onChange(v: string): void; empty?: string }) {
@@ -37,7 +41,7 @@ function Text({ name, label, value, type = 'text', onChange }: { name: FilterNam
 }
 
 /** Every filter of GET /messages; applying it writes them into the URL hash. */
-export function EventFilters({ filters, onApply, fixedStatus }: Props) {
+export function EventFilters({ filters, onApply, fixedStatus, destinations = [], noDestination = 'any' }: Props) {
   const [draft, setDraft] = useState<Filters>(filters);
   const applied = JSON.stringify(filters);
   useEffect(() => setDraft(filters), [applied]);
@@ -54,6 +58,10 @@ export function EventFilters({ filters, onApply, fixedStatus }: Props) {
       <Text name="type" label="Type" value={draft.type ?? ''} onChange={set('type')} />
       <Text name="from" label="From (number or user id)" value={draft.from ?? ''} onChange={set('from')} />
       <Text name="tenant" label="Tenant" value={draft.tenant ?? ''} onChange={set('tenant')} />
+      {destinations.length > 0 && (
+        <Choice name="destination" label="Destination" values={destinations} value={draft.destination ?? ''} onChange={set('destination')} empty={noDestination} />
+      )}
+      {!fixedStatus && draft.destination && <p class="muted hint">With a destination, the status is that delivery’s, not the event’s.</p>}
       <Text name="since" label="Received since" type="datetime-local" value={toLocalInput(draft.since)} onChange={(v) => set('since')(fromLocalInput(v) ?? '')} />
       <Text name="until" label="Received before" type="datetime-local" value={toLocalInput(draft.until)} onChange={(v) => set('until')(fromLocalInput(v) ?? '')} />
       <Choice name="limit" label="Per page" values={['25', '100', '200']} value={draft.limit ?? ''} onChange={set('limit')} empty="50" />

@@ -4,6 +4,7 @@ import { Pager } from '../../components/pager';
 import { RefreshStatus } from '../../components/refresh-status';
 import { href, navigate } from '../../router';
 import { EventFilters } from './event-filters';
+import { useDestinationNames } from './use-destination-names';
 import { EventsTable } from './events-table';
 import { filtersFromParams, toListQuery } from './filters';
 import { useEventPages } from './use-event-pages';
@@ -15,10 +16,11 @@ export function EventsPage({ params }: { params: URLSearchParams }) {
   const filters = filtersFromParams(params);
   const [live, setLive] = useState(false);
   const pages = useEventPages(toListQuery(filters), live ? LIVE_MS : undefined);
+  const destinations = useDestinationNames();
   return (
     <section aria-labelledby="page-heading">
       <h1 id="page-heading">Events</h1>
-      <EventFilters filters={filters} onApply={(f) => navigate(href('/events', f))} />
+      <EventFilters filters={filters} destinations={destinations} onApply={(f) => navigate(href('/events', f))} />
       <div class="toolbar">
         <label class="inline">
           <input type="checkbox" checked={live} onChange={(e) => setLive(e.currentTarget.checked)} /> Live refresh (every {LIVE_MS / 1000} s)

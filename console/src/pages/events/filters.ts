@@ -1,7 +1,7 @@
 import { KINDS, PROVIDERS, STATUSES, type ListQuery } from '../../api/types';
 
 /** GET /messages' filters, as kept in the URL hash (#/events?status=dead&provider=meta). */
-export const FILTER_NAMES = ['status', 'provider', 'kind', 'type', 'from', 'tenant', 'since', 'until', 'limit'] as const;
+export const FILTER_NAMES = ['status', 'provider', 'kind', 'type', 'from', 'tenant', 'destination', 'since', 'until', 'limit'] as const;
 export type FilterName = (typeof FILTER_NAMES)[number];
 export type Filters = Partial<Record<FilterName, string>>;
 
@@ -26,6 +26,7 @@ export function toListQuery(filters: Filters): Omit<ListQuery, 'cursor'> {
     type: filters.type,
     from: filters.from,
     tenant: filters.tenant,
+    destination: filters.destination,
     since: filters.since,
     until: filters.until,
     limit: filters.limit ? Number(filters.limit) : undefined,

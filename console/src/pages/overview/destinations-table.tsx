@@ -1,5 +1,6 @@
 import type { DestinationOverview } from '../../api/types';
 import { count, duration, StatusBadge, Time, Value } from '../../components/format';
+import { href } from '../../router';
 
 /** GET /destinations: each destination's circuit state, backlog and dead deliveries. */
 export function DestinationsTable({ destinations }: { destinations: DestinationOverview[] }) {
@@ -27,8 +28,7 @@ export function DestinationsTable({ destinations }: { destinations: DestinationO
               <td><StatusBadge status={d.state} />{d.pausedUntil && <> until <Time at={d.pausedUntil} /></>}</td>
               <td class="num">{count(d.backlog)}</td>
               <td>{d.oldestUnfinishedAgeSeconds === null ? <span class="muted">—</span> : duration(d.oldestUnfinishedAgeSeconds)}</td>
-              {/* Not a link to #/dead: that page lists dead events, and an event whose delivery died is itself processed. */}
-              <td class="num">{count(d.dead)}</td>
+              <td class="num">{d.dead > 0 ? <a href={href('/dead', { destination: d.name })}>{count(d.dead)}</a> : count(d.dead)}</td>
               <td class="wide num">{d.consecutiveFailures}</td>
               <td class="wide">{d.rateLimit ? `${d.rateLimit.perSecond}/s, burst ${d.rateLimit.burst}` : 'none'}</td>
               <td><Value value={d.lastError} />{d.lastErrorAt && <> (<Time at={d.lastErrorAt} />)</>}</td>
