@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONSOLE_DIR, serveConsole } from '../../src/app.setup.js';
+import { CONSOLE_DIR, serveConsole } from '../../src/operator-console/serve-console.js';
 import { startTestApp } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
