@@ -66,7 +66,7 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/deliveries/{wamid}'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['provider', 'wamid']);
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.paths['/messages'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(
-      ['cursor', 'from', 'kind', 'limit', 'provider', 'since', 'status', 'tenant', 'type', 'until'],
+      ['cursor', 'destination', 'from', 'kind', 'limit', 'provider', 'since', 'status', 'tenant', 'type', 'until'],
     );
   });
 
