@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { signingKey } from '../common/standard-webhooks.js';
 import { AppConfig } from '../config/app-config.js';
-import type { ForwardTarget } from '../steps/forward/forward-client.js';
+import { forwardTarget, type ForwardTarget } from '../steps/forward/forward-client.js';
 import type { Destination } from './destination.js';
 import { loadDestinationsFile } from './destinations-file.js';
 
@@ -32,16 +31,11 @@ export class Destinations {
     // An attempt is aborted at ATTEMPT_TIMEOUT_SECONDS; a delivery must time out (and say why) first.
     if (tooSlow.length > 0) throw new Error(`DESTINATIONS_FILE: the timeout of ${tooSlow.join(', ')} must be below ATTEMPT_TIMEOUT_SECONDS (${attemptMs} ms)`);
     const enabled = this.all.filter((d) => d.enabled);
-    this.enabled = enabled.map((d) => ({ config: d, target: targetOf(d) }));
+    this.enabled = enabled.map((d) => ({ config: d, target: forwardTarget(d.url, `destination ${d.name}`, d.timeoutMs, d.secrets) }));
     this.enabledByName = new Map(this.enabled.map((d) => [d.config.name, d]));
   }
-
 
   named(name: string): ActiveDestination | undefined {
     return this.enabledByName.get(name);
   }
-}
-
-function targetOf(destination: Destination): ForwardTarget {
-  return { url: destination.url, label: `destination ${destination.name}`, timeoutMs: destination.timeoutMs, keys: destination.secrets.map(signingKey) };
 }

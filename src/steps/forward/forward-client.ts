@@ -1,5 +1,6 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Agent, request, type Dispatcher } from 'undici';
+import { signingKey } from '../../common/standard-webhooks.js';
 import type { NormalizedEvent } from '../../events/normalized-event.js';
 import { RetryLaterError } from '../../worker/event-step.js';
 import { excerpt, readBounded } from './bounded-body.js';
@@ -13,6 +14,11 @@ export interface ForwardTarget {
   timeoutMs: number;
   /** Signing keys (signingKey of each secret); none: unsigned. */
   keys: readonly Buffer[];
+}
+
+/** A target from its configuration: the secrets (Standard Webhooks `whsec_…` or plain) made signing keys once. */
+export function forwardTarget(url: string, label: string, timeoutMs: number, secrets: readonly string[]): ForwardTarget {
+  return { url, label, timeoutMs, keys: secrets.map(signingKey) };
 }
 
 /** Why a POST failed, for the retry and for whoever counts a target's failures. */

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { signingKey } from '../../common/standard-webhooks.js';
 import { AppConfig } from '../../config/app-config.js';
 import type { NormalizedEvent } from '../../events/normalized-event.js';
 import { WorkerStep, type EventStep, type StepContext } from '../../worker/event-step.js';
-import { ForwardClient, type ForwardTarget } from './forward-client.js';
+import { ForwardClient, forwardTarget, type ForwardTarget } from './forward-client.js';
 
 /**
  * POSTs every event to FORWARD_URL: with this step alone the service is a deduplicating relay
@@ -22,7 +21,7 @@ export class ForwardStep implements EventStep {
   ) {
     this.target = config.FORWARD_URL === undefined
       ? null
-      : { url: config.FORWARD_URL, label: 'FORWARD_URL', timeoutMs: config.FORWARD_TIMEOUT_MS, keys: config.FORWARD_SECRET.map(signingKey) };
+      : forwardTarget(config.FORWARD_URL, 'FORWARD_URL', config.FORWARD_TIMEOUT_MS, config.FORWARD_SECRET);
   }
 
   appliesTo(): boolean {
