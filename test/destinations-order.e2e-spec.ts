@@ -143,5 +143,10 @@ describe('per-conversation order', () => {
     expect(next.at).toBeGreaterThan(Math.max(...tries)); // held until the head was dead
     const unrelated = downstream.requests.find((r) => r.headers['idempotency-key'] === other.sent.key)!;
     expect(unrelated.at).toBeLessThan(Math.max(...tries)); // another conversation was not held
+    // The dead head shows that the order broke there; the event that went on does not.
+    const deliveryOf = async (key: string) =>
+      ((await (await fetch(`${apps[0].baseUrl}/messages/${encodeURIComponent(key)}`)).json()) as any).destinations[0];
+    expect(await deliveryOf(stuck.sent.key)).toMatchObject({ status: 'dead', brokeOrder: true });
+    expect(await deliveryOf(after.sent.key)).toMatchObject({ status: 'processed', brokeOrder: false });
   });
 });

@@ -92,7 +92,7 @@ describe('destinations (DESTINATIONS_FILE)', () => {
     const dead = await eventually(() => detail(key), (d) => d.destinations.some((x: any) => x.destination === 'crm' && x.status === 'dead'));
     expect(dead.status).toBe('processed');
     expect(dead.destinations).toMatchObject([
-      { destination: 'crm', status: 'dead', attempts: 2, lastError: expect.stringContaining('destination crm answered 503') },
+      { destination: 'crm', status: 'dead', attempts: 2, lastError: expect.stringContaining('destination crm answered 503'), brokeOrder: false },
       { destination: 'warehouse', status: 'processed', attempts: 1 },
     ]);
     expect(downstream.requests.filter((r) => at('warehouse')(r) && r.headers['idempotency-key'] === key)).toHaveLength(1);

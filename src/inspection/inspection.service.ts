@@ -72,7 +72,7 @@ export class InspectionService {
       destinations: row.destinations.map((d) => ({
         destination: d.destination, status: d.status, attempts: d.attempts, lastError: d.last_error, result: d.result,
         nextAttemptAt: UNFINISHED.has(d.status) ? new Date(d.due_at).toISOString() : null,
-        completedAt: d.completed_at === null ? null : new Date(d.completed_at).toISOString(), replay: d.replay,
+        completedAt: d.completed_at === null ? null : new Date(d.completed_at).toISOString(), replay: d.replay, brokeOrder: d.broke_order,
       })),
       payload: row.payload,
     };

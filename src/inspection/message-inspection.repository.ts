@@ -38,6 +38,7 @@ export interface DestinationRow {
   due_at: string;
   completed_at: string | null;
   replay: number;
+  broke_order: boolean;
 }
 
 export interface StepRow {
@@ -87,7 +88,11 @@ export class MessageInspectionRepository {
         (SELECT coalesce(jsonb_agg(jsonb_build_object('step', s.step, 'attempt', s.attempt, 'completed_at', s.completed_at, 'result', s.result)
            ORDER BY s.completed_at), '[]'::jsonb) FROM message_steps s WHERE s.message_id = m.message_id) AS steps,
         (SELECT coalesce(jsonb_agg(jsonb_build_object('destination', j.destination, 'status', j.status, 'attempts', j.attempts,
-           'last_error', j.last_error, 'result', j.result, 'due_at', j.due_at, 'completed_at', j.completed_at, 'replay', j.replay)
+           'last_error', j.last_error, 'result', j.result, 'due_at', j.due_at, 'completed_at', j.completed_at, 'replay', j.replay,
+           -- A dead head of an ordered conversation that a later event of it went past.
+           'broke_order', j.status = 'dead' AND j.conversation IS NOT NULL AND EXISTS (SELECT 1 FROM destination_jobs n
+             WHERE n.destination = j.destination AND n.conversation = j.conversation AND n.status <> 'received'
+               AND (n.ordered_at, n.received_at, n.message_id) > (j.ordered_at, j.received_at, j.message_id)))
            ORDER BY j.destination), '[]'::jsonb) FROM destination_jobs j WHERE j.message_id = m.message_id) AS destinations,
         (SELECT coalesce(jsonb_agg(to_jsonb(h) - 'id' - 'message_id' ORDER BY h.id), '[]'::jsonb) FROM (
            SELECT * FROM event_history WHERE message_id = m.message_id ORDER BY id DESC LIMIT ${HISTORY_LIMIT}) h) AS history

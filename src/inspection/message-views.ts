@@ -53,6 +53,8 @@ export interface DestinationDeliveryView {
   completedAt: string | null;
   /** The event's replay from the start it was made for. */
   replay: number;
+  /** Dead, in an ordered destination, and a later event of its conversation went on without it. */
+  brokeOrder: boolean;
 }
 
 export interface MessageDetail extends MessageSummary {

@@ -381,6 +381,8 @@ export interface components {
             completedAt: string | null;
             /** @description the replay from the start it was made for */
             replay: number;
+            /** @description ordering: conversation only: dead, and a later event of its conversation was sent after it died (the order broke here) */
+            brokeOrder: boolean;
         };
         MessageDetailDto: {
             /**

@@ -58,6 +58,8 @@ export class DestinationDeliveryDto implements DestinationDeliveryView {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when the next attempt is due; null once finished' }) nextAttemptAt!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) completedAt!: string | null;
   @ApiProperty({ description: 'the replay from the start it was made for' }) replay!: number;
+  @ApiProperty({ description: 'ordering: conversation only: dead, and a later event of its conversation was sent after it died (the order broke here)' })
+  brokeOrder!: boolean;
 }
 
 export class TimelineEntryDto implements TimelineEntry {

@@ -25,7 +25,7 @@ export function DestinationDeliveries({ deliveries, onReplay, busy }: { deliveri
           {deliveries.map((d) => (
             <tr key={`${d.destination}:${d.replay}`}>
               <th scope="row">{d.destination}{d.replay > 0 && ` (replay ${d.replay})`}</th>
-              <td><StatusBadge status={d.status} /></td>
+              <td><StatusBadge status={d.status} />{d.brokeOrder && <span class="muted"> (the conversation went on without it)</span>}</td>
               <td class="num">{d.attempts}</td>
               <td><Value value={d.lastError} /></td>
               <td><Time at={d.nextAttemptAt} /></td>
