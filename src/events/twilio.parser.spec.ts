@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { deliveryUpdateOf } from './delivery-update.js';
 import type { NormalizedEvent } from './normalized-event.js';
+import { twilioParams } from './twilio-params.js';
 import { parseTwilioBody, readTwilioStatus } from './twilio.parser.js';
 
 const ACCOUNT = 'AC99128234bc06aae0824556adf8c6293f';
@@ -19,8 +20,11 @@ function form(name: string): Record<string, string | string[]> {
   return params;
 }
 
+/** Parsed as the source does: from the canonical parameters the signature is checked over. */
+const parse = (params: Record<string, unknown>) => parseTwilioBody(twilioParams(params));
+
 function only(params: Record<string, unknown>): NormalizedEvent {
-  const events = parseTwilioBody(params);
+  const events = parse(params);
   expect(events).toHaveLength(1);
   return events[0]!;
 }
@@ -92,13 +96,22 @@ describe('parseTwilioBody', () => {
     expect(only({ SmsSid: 'SM2', SmsMessageSid: 'SM3', SmsStatus: 'received' }).key).toBe('twilio:msg:SM2');
     expect(only({ SmsMessageSid: 'SM3', SmsStatus: 'received' }).key).toBe('twilio:msg:SM3');
     expect(only({ MessageSid: ' ', SmsSid: 'SM2', MessageStatus: 'sent' }).key).toBe('twilio:status:SM2:sent');
-    expect(parseTwilioBody({ Body: 'hello', SmsStatus: 'received' })).toEqual([]);
-    expect(parseTwilioBody({})).toEqual([]);
+    expect(parse({ Body: 'hello', SmsStatus: 'received' })).toEqual([]);
+    expect(parse({})).toEqual([]);
   });
 
-  it('reads a repeated field as absent rather than guessing one value', () => {
-    expect(only({ MessageSid: ['SM1', 'SM9'], SmsSid: 'SM1', SmsStatus: 'received' }).key).toBe('twilio:msg:SM1');
-    expect(parseTwilioBody({ MessageSid: ['SM1', 'SM9'] })).toEqual([]);
+  it('never sees a repeated single-valued field: the parameters refuse it before anything is read', () => {
+    expect(() => parse({ MessageSid: ['SM1', 'SM9'], SmsSid: 'SM1', SmsStatus: 'received' })).toThrow('MessageSid is repeated: Twilio sends it once');
+  });
+
+  it('reads a delivered callback with its statuses sent twice as nothing, never as an inbound message', () => {
+    const tampered = { ...form('status_delivered'), MessageStatus: ['delivered', 'delivered'], SmsStatus: ['delivered', 'delivered'] };
+    expect(() => parse(tampered)).toThrow('MessageStatus is repeated');
+  });
+
+  it('keeps a repeated parameter that may repeat as its distinct values, as signed', () => {
+    const event = only({ MessageSid: OUTBOUND, SmsStatus: 'received', Tag: ['b', 'a', 'b'], Other: ['x', 'x'] });
+    expect(event.raw).toMatchObject({ Tag: ['a', 'b'], Other: 'x' });
   });
 
   it('derives the type from the media or location when Twilio sends no MessageType', () => {
