@@ -132,6 +132,16 @@ describe('Twilio WhatsApp at /webhook/twilio', () => {
       expect(JSON.parse(answer.body).message).toBe('MessageStatus is repeated: Twilio sends it once');
     });
 
+    it('answers 400 to the same callback re-split so that its statuses vanish (same signature), not an inbound message', async () => {
+      const { sid, callback, headers } = await tampered('');
+      const { MessageStatus, SmsStatus, ...rest } = callback.params;
+      const resplit = new URLSearchParams({ ...rest, MessageStatusd: MessageStatus!.slice(1), SmsStatusd: SmsStatus!.slice(1) }).toString();
+      const answer = await postForm(ctx.service.baseUrl, '/webhook/twilio', resplit, headers);
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body).message).toBe('a parameter is named like MessageStatus but is not it');
+      expect(await stored(sid)).toEqual([]);
+    });
+
     it.each(['MessageSid', 'SmsSid', 'AccountSid', 'From', 'To'])('answers 400 to a repeated %s, even with the same value, before any signature check', async (name) => {
       const { sid, callback, send } = await tampered('');
       const repeated = await postForm(ctx.service.baseUrl, '/webhook/twilio', `${callback.raw}&${new URLSearchParams({ [name]: callback.params[name] })}`);
