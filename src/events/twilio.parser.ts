@@ -110,7 +110,9 @@ function sidOf(read: (name: SingletonName) => string | null): string | null {
 /**
  * MessageStatus names the step of a status callback; older callbacks and inbound messages
  * carry only SmsStatus (`received` on inbound). Neither present reads as an inbound message:
- * Twilio's incoming-message webhook is the one without a lifecycle to report.
+ * Twilio's incoming-message webhook is the one without a lifecycle to report. That is why a
+ * signed callback must not be able to lose its status by a re-cut of its parameters
+ * (`MessageStatusd=elivered` signs like `MessageStatus=delivered`): twilioParams refuses those.
  */
 function statusOf(params: TwilioParams): string | null {
   const status = one(params, 'MessageStatus') ?? one(params, 'SmsStatus');
