@@ -7,6 +7,7 @@ import { parseMetaBody } from './meta.parser.js';
 import { MAX_SENDER_LENGTH, MAX_TYPE_LENGTH, type NormalizedEvent, type ProviderName } from './normalized-event.js';
 import type { JsonObject } from './payload-values.js';
 import { parseEvolutionBody } from './evolution.parser.js';
+import { twilioParams } from './twilio-params.js';
 import { parseTwilioBody } from './twilio.parser.js';
 import { parseWahaBody } from './waha.parser.js';
 import { parseWasenderBody } from './wasender.parser.js';
@@ -219,8 +220,9 @@ const PARSERS: Record<ProviderName, (body: JsonObject, deliveryId?: string) => N
   wasender: parseWasenderBody,
   generic: parseGenericBody,
   '360dialog': (body) => parseMetaBody(body, '360dialog'),
-  // A form body decodes to an object of strings; any JSON object stands in for one here.
-  twilio: (body) => parseTwilioBody(body),
+  // A form body decodes to an object of strings; any JSON object stands in for one here, made
+  // canonical as the source does before verifying (a 400 for what a form cannot carry).
+  twilio: (body) => parseTwilioBody(twilioParams(body)),
   waha: parseWahaBody,
   evolution: (body, delivery) => parseEvolutionBody(body, delivery),
 };

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { deliveryUpdateOf } from './delivery-update.js';
 import type { NormalizedEvent } from './normalized-event.js';
+import { twilioParams } from './twilio-params.js';
 import { parseTwilioBody, readTwilioStatus } from './twilio.parser.js';
 
 const ACCOUNT = 'AC99128234bc06aae0824556adf8c6293f';
@@ -19,8 +20,11 @@ function form(name: string): Record<string, string | string[]> {
   return params;
 }
 
+/** Parsed as the source does: from the canonical parameters the signature is checked over. */
+const parse = (params: Record<string, unknown>) => parseTwilioBody(twilioParams(params));
+
 function only(params: Record<string, unknown>): NormalizedEvent {
-  const events = parseTwilioBody(params);
+  const events = parse(params);
   expect(events).toHaveLength(1);
   return events[0]!;
 }
@@ -79,30 +83,40 @@ describe('parseTwilioBody', () => {
   });
 
   it('tells inbound from status by MessageStatus first, then SmsStatus', () => {
-    const base = { MessageSid: 'SM1', AccountSid: ACCOUNT, From: `whatsapp:${USER}`, To: `whatsapp:${BUSINESS}` };
-    expect(only({ ...base, SmsStatus: 'received' })).toMatchObject({ key: 'twilio:msg:SM1', kind: 'message' });
-    expect(only({ ...base, MessageStatus: 'Received', SmsStatus: 'received' })).toMatchObject({ key: 'twilio:msg:SM1' });
-    expect(only(base)).toMatchObject({ key: 'twilio:msg:SM1', kind: 'message' });
-    expect(only({ ...base, MessageStatus: 'DELIVERED', SmsStatus: 'received' })).toMatchObject({ key: 'twilio:status:SM1:delivered', type: 'delivered' });
-    expect(only({ ...base, SmsStatus: 'sent' })).toMatchObject({ key: 'twilio:status:SM1:sent', kind: 'status' });
+    const base = { MessageSid: 'SM11111111111111111111111111111111', AccountSid: ACCOUNT, From: `whatsapp:${USER}`, To: `whatsapp:${BUSINESS}` };
+    expect(only({ ...base, SmsStatus: 'received' })).toMatchObject({ key: 'twilio:msg:SM11111111111111111111111111111111', kind: 'message' });
+    expect(only({ ...base, MessageStatus: 'Received', SmsStatus: 'received' })).toMatchObject({ key: 'twilio:msg:SM11111111111111111111111111111111' });
+    expect(only(base)).toMatchObject({ key: 'twilio:msg:SM11111111111111111111111111111111', kind: 'message' });
+    expect(only({ ...base, MessageStatus: 'DELIVERED', SmsStatus: 'received' })).toMatchObject({ key: 'twilio:status:SM11111111111111111111111111111111:delivered', type: 'delivered' });
+    expect(only({ ...base, SmsStatus: 'sent' })).toMatchObject({ key: 'twilio:status:SM11111111111111111111111111111111:sent', kind: 'status' });
     expect(only({ ...base, MessageStatus: 'queued' })).toMatchObject({ kind: 'status', type: 'queued' });
   });
 
   it('falls back to SmsSid, then SmsMessageSid; no sid at all is no event', () => {
-    expect(only({ SmsSid: 'SM2', SmsMessageSid: 'SM3', SmsStatus: 'received' }).key).toBe('twilio:msg:SM2');
-    expect(only({ SmsMessageSid: 'SM3', SmsStatus: 'received' }).key).toBe('twilio:msg:SM3');
-    expect(only({ MessageSid: ' ', SmsSid: 'SM2', MessageStatus: 'sent' }).key).toBe('twilio:status:SM2:sent');
-    expect(parseTwilioBody({ Body: 'hello', SmsStatus: 'received' })).toEqual([]);
-    expect(parseTwilioBody({})).toEqual([]);
+    expect(only({ SmsSid: 'SM22222222222222222222222222222222', SmsMessageSid: 'SM22222222222222222222222222222222', SmsStatus: 'received' }).key).toBe('twilio:msg:SM22222222222222222222222222222222');
+    expect(() => parse({ SmsSid: 'SM22222222222222222222222222222222', SmsMessageSid: 'SM33333333333333333333333333333333' })).toThrow('name different messages');
+    expect(only({ SmsMessageSid: 'SM33333333333333333333333333333333', SmsStatus: 'received' }).key).toBe('twilio:msg:SM33333333333333333333333333333333');
+    expect(only({ MessageSid: ' ', SmsSid: 'SM22222222222222222222222222222222', MessageStatus: 'sent' }).key).toBe('twilio:status:SM22222222222222222222222222222222:sent');
+    expect(parse({ Body: 'hello', SmsStatus: 'received' })).toEqual([]);
+    expect(parse({})).toEqual([]);
   });
 
-  it('reads a repeated field as absent rather than guessing one value', () => {
-    expect(only({ MessageSid: ['SM1', 'SM9'], SmsSid: 'SM1', SmsStatus: 'received' }).key).toBe('twilio:msg:SM1');
-    expect(parseTwilioBody({ MessageSid: ['SM1', 'SM9'] })).toEqual([]);
+  it('never sees a repeated single-valued field: the parameters refuse it before anything is read', () => {
+    expect(() => parse({ MessageSid: ['SM11111111111111111111111111111111', 'SM99999999999999999999999999999999'], SmsSid: 'SM11111111111111111111111111111111', SmsStatus: 'received' })).toThrow('MessageSid is repeated: Twilio sends it once');
+  });
+
+  it('reads a delivered callback with its statuses sent twice as nothing, never as an inbound message', () => {
+    const tampered = { ...form('status_delivered'), MessageStatus: ['delivered', 'delivered'], SmsStatus: ['delivered', 'delivered'] };
+    expect(() => parse(tampered)).toThrow('MessageStatus is repeated');
+  });
+
+  it('keeps a repeated parameter that may repeat as its distinct values, as signed', () => {
+    const event = only({ MessageSid: OUTBOUND, SmsStatus: 'received', Tag: ['b', 'a', 'b'], Other: ['x', 'x'] });
+    expect(event.raw).toMatchObject({ Tag: ['a', 'b'], Other: 'x' });
   });
 
   it('derives the type from the media or location when Twilio sends no MessageType', () => {
-    const type = (extra: Record<string, string>) => only({ MessageSid: 'SM1', SmsStatus: 'received', ...extra }).type;
+    const type = (extra: Record<string, string>) => only({ MessageSid: 'SM11111111111111111111111111111111', SmsStatus: 'received', ...extra }).type;
     expect(type({ NumMedia: '0', Body: 'hi' })).toBe('text');
     expect(type({ NumMedia: '1', MediaContentType0: 'video/mp4' })).toBe('video');
     expect(type({ NumMedia: '1', MediaContentType0: 'audio/ogg' })).toBe('audio');
@@ -113,9 +127,9 @@ describe('parseTwilioBody', () => {
   });
 
   it('strips only the whatsapp: prefix and leaves the tenant null without an AccountSid or business number', () => {
-    expect(only({ MessageSid: 'SM1', From: 'WhatsApp:+447700900123', To: 'whatsapp:+14155550100' })).toMatchObject({ sender: '+447700900123', tenant: null });
-    expect(only({ MessageSid: 'SM1', From: 'messenger:123', AccountSid: ACCOUNT })).toMatchObject({ sender: 'messenger:123', tenant: null });
-    expect(only({ MessageSid: 'SM1', From: 'whatsapp:', AccountSid: ACCOUNT, To: '+14155550100' })).toMatchObject({ sender: null, tenant: `${ACCOUNT}:+14155550100` });
+    expect(only({ MessageSid: 'SM11111111111111111111111111111111', From: 'WhatsApp:+447700900123', To: 'whatsapp:+14155550100' })).toMatchObject({ sender: '+447700900123', tenant: null });
+    expect(only({ MessageSid: 'SM11111111111111111111111111111111', From: 'messenger:123', AccountSid: ACCOUNT })).toMatchObject({ sender: 'messenger:123', tenant: null });
+    expect(only({ MessageSid: 'SM11111111111111111111111111111111', From: 'whatsapp:', AccountSid: ACCOUNT, To: '+14155550100' })).toMatchObject({ sender: null, tenant: `${ACCOUNT}:+14155550100` });
   });
 });
 
@@ -132,17 +146,17 @@ describe('readTwilioStatus', () => {
     expect(deliveryUpdateOf(event)).toMatchObject({ wamid: OUTBOUND, provider: 'twilio', recipient: USER, status, error, at: null });
   });
 
-  it.each(['queued', 'accepted', 'scheduled', 'sending', 'canceled', 'receiving', 'partially_delivered', 'constructor', 'toString'])(
+  it.each(['queued', 'accepted', 'scheduled', 'sending', 'canceled', 'receiving', 'partially_delivered', 'constructor', 'hasownproperty'])(
     'leaves %s off the ladder',
     (status) => {
-      const event = only({ MessageSid: 'SM1', MessageStatus: status });
-      expect(readTwilioStatus(event)).toEqual({ messageId: 'SM1', status: null, error: null });
+      const event = only({ MessageSid: 'SM11111111111111111111111111111111', MessageStatus: status });
+      expect(readTwilioStatus(event)).toEqual({ messageId: 'SM11111111111111111111111111111111', status: null, error: null });
       expect(deliveryUpdateOf(event)).toBeNull();
     },
   );
 
   it('joins ErrorCode with ErrorMessage, or with the channel’s ChannelStatusMessage', () => {
-    const failed = (extra: Record<string, string>) => readTwilioStatus(only({ MessageSid: 'SM1', MessageStatus: 'failed', ...extra })).error;
+    const failed = (extra: Record<string, string>) => readTwilioStatus(only({ MessageSid: 'SM11111111111111111111111111111111', MessageStatus: 'failed', ...extra })).error;
     expect(failed({ ErrorCode: '63016', ErrorMessage: 'Outside messaging window' })).toBe('63016 Outside messaging window');
     expect(failed({ ErrorCode: '63024', ChannelStatusMessage: 'Invalid message recipient' })).toBe('63024 Invalid message recipient');
     expect(failed({ ErrorMessage: 'no code' })).toBe('no code');

@@ -1,7 +1,8 @@
 import { buildKey } from './idempotency-key.js';
 import { createEvent, type NormalizedEvent } from './normalized-event.js';
 import type { DeliveryStatus, StatusFacts } from './status-ladder.js';
-import { readString, type JsonObject } from './payload-values.js';
+import { readString } from './payload-values.js';
+import { paramOf, type SingletonName, type TwilioParams } from './twilio-params.js';
 
 /**
  * Twilio Programmable Messaging (WhatsApp senders). One form POST carries one event: an
@@ -35,14 +36,18 @@ const LADDER: ReadonlyMap<string, DeliveryStatus> = new Map([
 
 const WHATSAPP_PREFIX = /^whatsapp:/i;
 
-/** `params` is the decoded form body: string values, a repeated name as a string[]. */
-export function parseTwilioBody(params: JsonObject): NormalizedEvent[] {
+/**
+ * `params` are the canonical parameters the signature was checked over (twilioParams): the same
+ * object, so nothing is read here that was not verified, and every field read is single-valued.
+ */
+export function parseTwilioBody(params: TwilioParams): NormalizedEvent[] {
   const sid = messageSid(params);
   if (sid === null) return [];
   const status = statusOf(params);
-  const account = readString(params.AccountSid);
-  // Every parameter is kept: the media fields (NumMedia, MediaUrlN, MediaContentTypeN) are
-  // what a later step fetches the media with. The form carries no credential of ours.
+  const account = one(params, 'AccountSid');
+  // Every verified parameter is kept, as verified: the media fields (NumMedia, MediaUrlN,
+  // MediaContentTypeN) are what a later step fetches the media with. The form carries no
+  // credential of ours.
   const raw = { ...params };
   if (status === null || status === INBOUND_STATUS) {
     return [
@@ -51,8 +56,8 @@ export function parseTwilioBody(params: JsonObject): NormalizedEvent[] {
         provider: 'twilio',
         kind: 'message',
         type: messageType(params),
-        sender: address(params.From),
-        tenant: tenantOf(account, params.To),
+        sender: address(one(params, 'From')),
+        tenant: tenantOf(account, one(params, 'To')),
         providerTimestamp: null,
         fromMe: false,
         raw,
@@ -68,8 +73,8 @@ export function parseTwilioBody(params: JsonObject): NormalizedEvent[] {
       provider: 'twilio',
       kind: 'status',
       type: status,
-      sender: address(params.To),
-      tenant: tenantOf(account, params.From),
+      sender: address(one(params, 'To')),
+      tenant: tenantOf(account, one(params, 'From')),
       // Twilio sends no event time (RawDlrDoneDate is SMS-only, to the minute).
       providerTimestamp: null,
       fromMe: false,
@@ -80,25 +85,37 @@ export function parseTwilioBody(params: JsonObject): NormalizedEvent[] {
 
 /** The parser keeps every parameter as `raw` and the lowercased status as `type`. */
 export function readTwilioStatus({ raw, type }: NormalizedEvent): StatusFacts {
-  return { messageId: messageSid(raw), status: LADDER.get(type) ?? null, error: errorOf(raw) };
+  const stored = (name: SingletonName) => readString(raw[name]);
+  return { messageId: sidOf(stored), status: LADDER.get(type) ?? null, error: errorOf(stored) };
+}
+
+/** A single-valued parameter, blank as null. */
+function one(params: TwilioParams, name: SingletonName): string | null {
+  return readString(paramOf(params, name));
+}
+
+function messageSid(params: TwilioParams): string | null {
+  return sidOf((name) => one(params, name));
 }
 
 /**
  * MessageSid; SmsSid and SmsMessageSid are documented as the same value, kept for backward
- * compatibility, so they stand in when it is missing. A repeated field (a string[]) is
- * ambiguous and reads as absent, like every other field here.
+ * compatibility, so they stand in when it is missing (never when it is repeated: that is a 400
+ * before anything is parsed, see twilioParams).
  */
-function messageSid(params: JsonObject): string | null {
-  return readString(params.MessageSid) ?? readString(params.SmsSid) ?? readString(params.SmsMessageSid);
+function sidOf(read: (name: SingletonName) => string | null): string | null {
+  return read('MessageSid') ?? read('SmsSid') ?? read('SmsMessageSid');
 }
 
 /**
  * MessageStatus names the step of a status callback; older callbacks and inbound messages
  * carry only SmsStatus (`received` on inbound). Neither present reads as an inbound message:
- * Twilio's incoming-message webhook is the one without a lifecycle to report.
+ * Twilio's incoming-message webhook is the one without a lifecycle to report. That is why a
+ * signed callback must not be able to lose its status by a re-cut of its parameters
+ * (`MessageStatusd=elivered` signs like `MessageStatus=delivered`): twilioParams refuses those.
  */
-function statusOf(params: JsonObject): string | null {
-  const status = readString(params.MessageStatus) ?? readString(params.SmsStatus);
+function statusOf(params: TwilioParams): string | null {
+  const status = one(params, 'MessageStatus') ?? one(params, 'SmsStatus');
   return status === null ? null : status.trim().toLowerCase();
 }
 
@@ -106,12 +123,12 @@ function statusOf(params: JsonObject): string | null {
  * Twilio's own MessageType (text, image, location, button, interactive…) when it sends one;
  * otherwise read from the first media item or a shared location, else plain text.
  */
-function messageType(params: JsonObject): string {
-  const declared = readString(params.MessageType);
+function messageType(params: TwilioParams): string {
+  const declared = one(params, 'MessageType');
   if (declared !== null) return declared.trim().toLowerCase();
-  const contentType = readString(params.MediaContentType0);
-  if (contentType !== null || Number(readString(params.NumMedia) ?? 0) > 0) return mediaType(contentType);
-  if (readString(params.Latitude) !== null && readString(params.Longitude) !== null) return 'location';
+  const contentType = one(params, 'MediaContentType0');
+  if (contentType !== null || Number(one(params, 'NumMedia') ?? 0) > 0) return mediaType(contentType);
+  if (one(params, 'Latitude') !== null && one(params, 'Longitude') !== null) return 'location';
   return 'text';
 }
 
@@ -126,13 +143,12 @@ function mediaType(contentType: string | null): string {
  * number from other sources. Other channel addresses (messenger:, rcs:) stay whole: stripped,
  * they could pass for a WhatsApp number with the same digits.
  */
-function address(value: unknown): string | null {
-  const text = readString(value);
+function address(text: string | null): string | null {
   return text === null ? null : readString(text.replace(WHATSAPP_PREFIX, ''));
 }
 
 /** `<AccountSid>:<business number>`: a number alone could be another Twilio account's sender. */
-function tenantOf(account: string | null, businessAddress: unknown): string | null {
+function tenantOf(account: string | null, businessAddress: string | null): string | null {
   const business = address(businessAddress);
   return account === null || business === null ? null : `${account}:${business}`;
 }
@@ -141,7 +157,7 @@ function tenantOf(account: string | null, businessAddress: unknown): string | nu
  * `63016 <text>`: ErrorCode with ErrorMessage, or the WhatsApp channel's own
  * ChannelStatusMessage (documented for failed WhatsApp deliveries); null when neither is sent.
  */
-function errorOf(raw: JsonObject): string | null {
-  const parts = [readString(raw.ErrorCode), readString(raw.ErrorMessage) ?? readString(raw.ChannelStatusMessage)];
+function errorOf(read: (name: SingletonName) => string | null): string | null {
+  const parts = [read('ErrorCode'), read('ErrorMessage') ?? read('ChannelStatusMessage')];
   return parts.filter((part) => part !== null).join(' ') || null;
 }

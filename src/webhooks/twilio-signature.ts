@@ -6,8 +6,11 @@ import type { SignatureFailure } from './signatures.js';
 export interface TwilioSignedRequest {
   /** The full public URL Twilio requested, query string included, exactly as configured at Twilio. */
   url: string;
-  /** The decoded form body (never the query string): a repeated name as a string[]. */
-  params: Record<string, string | string[]>;
+  /**
+   * The form parameters (never the query string): a repeated name as a list. The service passes
+   * the canonical TwilioParams here and parses that same object afterwards.
+   */
+  params: Readonly<Record<string, string | readonly string[]>>;
   /** X-Twilio-Signature. */
   signature: string | undefined;
   /** X-Twilio-Webhooks-Signature-Settings, present when a SharedKey signed the request. */
@@ -92,12 +95,12 @@ function algorithmOf(settings: string): string | null {
  * Names sorted by UTF-16 code unit (Array#sort, as twilio-node does); each name is written
  * once per value, a repeated name's values deduplicated and sorted as twilio-node does.
  */
-function serializeParams(params: Record<string, string | string[]>): string {
+function serializeParams(params: Readonly<Record<string, string | readonly string[]>>): string {
   return Object.keys(params)
     .sort()
     .map((name) => {
       const value = params[name] ?? '';
-      const values = Array.isArray(value) ? [...new Set(value)].sort() : [value];
+      const values = typeof value === 'string' ? [value] : [...new Set(value)].sort();
       return values.map((item) => name + item).join('');
     })
     .join('');

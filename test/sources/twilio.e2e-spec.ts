@@ -113,6 +113,45 @@ describe('Twilio WhatsApp at /webhook/twilio', () => {
     expect(failed.error).toMatch(/^63024/);
   });
 
+  describe('a signed request re-sent with parameters repeated', () => {
+    /** A status callback as Twilio signs it, and the same bytes with the statuses appended again (same signature). */
+    const tampered = async (append: string) => {
+      const sid = `SM${Math.random().toString(16).slice(2).padEnd(32, '0')}`;
+      const callback = twilioFixture('status_delivered', { MessageSid: sid, SmsSid: sid });
+      const headers = await twilioHeaders('/webhook/twilio', callback.params);
+      return { sid, callback, headers, send: () => postForm(ctx.service.baseUrl, '/webhook/twilio', `${callback.raw}${append}`, headers) };
+    };
+    const stored = async (sid: string) => (await ctx.db.query('SELECT message_id FROM messages WHERE message_id LIKE $1 ORDER BY 1', [`twilio:%:${sid}%`])).map((r) => r.message_id);
+
+    it('answers 400 naming the parameter to a delivered callback replayed with its statuses repeated, and is not read as an inbound message', async () => {
+      const { sid, callback, headers, send } = await tampered('&MessageStatus=delivered&SmsStatus=delivered');
+      expect((await postForm(ctx.service.baseUrl, '/webhook/twilio', callback.raw, headers)).status).toBe(200);
+      const answer = await send();
+      expect(await stored(sid)).toEqual([`twilio:status:${sid}:delivered`]);
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body).message).toBe('MessageStatus is repeated: Twilio sends it once');
+    });
+
+    it('answers 400 to the same callback re-split so that its statuses vanish (same signature), not an inbound message', async () => {
+      const { sid, callback, headers } = await tampered('');
+      const { MessageStatus, SmsStatus, ...rest } = callback.params;
+      const resplit = new URLSearchParams({ ...rest, MessageStatusd: MessageStatus!.slice(1), SmsStatusd: SmsStatus!.slice(1) }).toString();
+      const answer = await postForm(ctx.service.baseUrl, '/webhook/twilio', resplit, headers);
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body).message).toBe('a parameter is named like MessageStatus but is not it');
+      expect(await stored(sid)).toEqual([]);
+    });
+
+    it.each(['MessageSid', 'SmsSid', 'AccountSid', 'From', 'To'])('answers 400 to a repeated %s, even with the same value, before any signature check', async (name) => {
+      const { sid, callback, send } = await tampered('');
+      const repeated = await postForm(ctx.service.baseUrl, '/webhook/twilio', `${callback.raw}&${new URLSearchParams({ [name]: callback.params[name] })}`);
+      expect(repeated.status).toBe(400);
+      expect(JSON.parse(repeated.body).message).toBe(`${name} is repeated: Twilio sends it once`);
+      expect((await send()).status).toBe(200);
+      expect(await stored(sid)).toEqual([`twilio:status:${sid}:delivered`]);
+    });
+  });
+
   it('refuses to start with a Twilio credential but no PUBLIC_BASE_URL, saying why', async () => {
     await expect(startTestApp({ DATABASE_URL: ctx.db.url, WEBHOOK_PROVIDERS: 'twilio', PUBLIC_BASE_URL: undefined })).rejects.toThrow(
       'webhook source twilio needs PUBLIC_BASE_URL',

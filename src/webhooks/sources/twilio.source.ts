@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { SignatureError } from '../../common/domain-errors.js';
 import { AppConfig } from '../../config/app-config.js';
-import type { JsonObject } from '../../events/payload-values.js';
+import { twilioParams, type TwilioParams } from '../../events/twilio-params.js';
 import { parseTwilioBody } from '../../events/twilio.parser.js';
 import { FORM_BODY } from '../body-formats.js';
 import { checkTwilioSignature } from '../twilio-signature.js';
@@ -10,6 +10,19 @@ import { CredentialedSource, type AckAnswer, type InboundDelivery, type Verifica
 /** An empty TwiML document: the 200 Twilio expects from a messaging webhook (no reply is sent). */
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
 
+/** What verifying a Twilio delivery established, with the parameters it checked: the parser reads only these. */
+export interface TwilioVerification extends Verification {
+  params: TwilioParams;
+}
+
+/** I-Twilio-Idempotency-Token as Twilio sends it (a UUID-like id); anything else is not logged. */
+const IDEMPOTENCY_TOKEN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The header when well formed, else null. It is not signed: it only correlates log lines, never decides anything. */
+export function idempotencyTokenOf(header: string | undefined): string | null {
+  return header !== undefined && IDEMPOTENCY_TOKEN.test(header) ? header : null;
+}
+
 /**
  * Twilio (WhatsApp and SMS): form posts signed with X-Twilio-Signature over the full public URL
  * Twilio called plus the sorted parameters, keyed by the Auth Token (or, with
@@ -17,6 +30,7 @@ const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
  */
 @Injectable()
 export class TwilioSource extends CredentialedSource {
+  private readonly logger = new Logger('TwilioSource');
   readonly name = 'twilio';
   readonly shape = null;
   override readonly bodyFormat = FORM_BODY;
@@ -37,11 +51,21 @@ export class TwilioSource extends CredentialedSource {
       : null;
   }
 
+  /**
+   * Canonical parameters first (a repeated single-valued one is a 400 before any HMAC is
+   * computed), then the signature over exactly those; the parser gets the same object back.
+   */
+  override verify(delivery: InboundDelivery): TwilioVerification {
+    const params = twilioParams(delivery.body);
+    return { ...super.verify({ ...delivery, body: params }), params };
+  }
+
+  /** `delivery.body` is the canonical parameters here (see verify). */
   protected check(delivery: InboundDelivery): Verification {
     const failure = checkTwilioSignature(
       {
         url: `${this.config.PUBLIC_BASE_URL!.replace(/\/+$/, '')}${delivery.url}`,
-        params: delivery.body as Record<string, string | string[]>,
+        params: delivery.body as TwilioParams,
         signature: delivery.header('x-twilio-signature'),
         settings: delivery.header('x-twilio-webhooks-signature-settings'),
       },
@@ -51,8 +75,19 @@ export class TwilioSource extends CredentialedSource {
     return { authenticated: true };
   }
 
-  protected parseBody(body: JsonObject) {
-    return parseTwilioBody(body);
+  /**
+   * Parses the parameters verify() checked, never the body again. Twilio sends the same
+   * I-Twilio-Idempotency-Token on its retries of one request: logged with the event keys
+   * (debug), it ties a retry's lines to the first attempt's. It is not covered by the
+   * signature, so it never decides whether or how an event is stored.
+   */
+  protected parseBody(_body: unknown, verification: Verification, delivery: InboundDelivery) {
+    const { params } = verification as Partial<TwilioVerification>;
+    if (params === undefined) throw new Error('a Twilio delivery is parsed only from the parameters verify() returned');
+    const events = parseTwilioBody(params);
+    const token = idempotencyTokenOf(delivery.header('i-twilio-idempotency-token'));
+    if (token !== null) this.logger.debug(`Twilio request ${token}: ${events.map((event) => event.key).join(', ') || 'no event'}`);
+    return events;
   }
 
   override answer(): AckAnswer {
