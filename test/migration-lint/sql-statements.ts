@@ -8,6 +8,8 @@ export interface Statement {
   endLine: number;
   /** Its text, whitespace collapsed, cut at 160 characters: what a violation quotes. */
   text: string;
+  /** Its exact text, comments before it and the final semicolon left out: what a client sends. */
+  sql: string;
   /** The parse tree node, e.g. { AlterTableStmt: {...} }. */
   node: Record<string, Node>;
 }
@@ -35,6 +37,7 @@ export async function parseStatements(sql: string): Promise<Statement[]> {
     return {
       line: lineOf(before),
       endLine: lineOf(bytes.subarray(0, end).toString('utf8').trimEnd()),
+      sql: raw.slice(lead).trim().replace(/;$/, ''),
       text: body.length > 160 ? `${body.slice(0, 157)}...` : body,
       node: s.stmt,
     };
