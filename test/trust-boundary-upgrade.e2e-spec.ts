@@ -70,5 +70,5 @@ describe(`hand-run upgrade across ${TARGET}`, () => {
     expect(await byHand.query(SCHEMA)).toEqual(expected);
     expect(await byHand.query(`SELECT count(*)::int AS n FROM _prisma_migrations WHERE migration_name = $1`, [TARGET])).toEqual([{ n: 1 }]);
     expect(await byHand.query('SELECT wamid FROM deliveries ORDER BY wamid')).toEqual([{ wamid: 'wamid.A' }, { wamid: 'wamid.B' }]);
-  });
+  }, 120_000); // two databases migrated in full: about 20 s on the embedded PostgreSQL
 });

@@ -77,6 +77,8 @@ describe('probe migrations that break a rule fail, naming the rule, the file and
     ['vacuum-full', ['table-rewrite'], 'VACUUM FULL "messages"'],
     ['cluster', ['table-rewrite'], 'CLUSTER "deliveries"'],
     ['serial-column', ['table-rewrite'], 'ADD COLUMN "seq" BIGSERIAL'],
+    ['required-column', ['squawk:adding-required-field'], 'ADD COLUMN "tenant" VARCHAR(128) NOT NULL'],
+    ['reindex-not-concurrent', ['squawk:require-concurrent-reindex'], 'REINDEX INDEX "deliveries_pkey"'],
   ])('%s', async (probe, rules, statement) => {
     const { migrations, violations } = await lintMigrations(join(PROBES, probe));
     expect([...new Set(violations.map((v) => v.rule))].sort()).toEqual(rules);
