@@ -14,14 +14,18 @@ export interface LintedMigration extends ParsedMigration {
 /**
  * Lints every `<dir>/<name>/migration.sql` in the order they are applied (folder name order), as
  * the migrator reads them: a folder added by anyone is linted without being listed anywhere.
- * File paths in the result are relative to `root` (the project), as the README quotes them.
+ * Several dirs are read as one (probes on top of the committed migrations). File paths in the
+ * result are relative to `root` (the project), as the README quotes them.
  */
-export async function lintMigrations(dir: string, root = process.cwd()): Promise<{ migrations: LintedMigration[]; violations: Violation[] }> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+export async function lintMigrations(dirs: string | string[], root = process.cwd()): Promise<{ migrations: LintedMigration[]; violations: Violation[] }> {
+  const folders: Array<{ name: string; file: string }> = [];
+  for (const dir of [dirs].flat()) {
+    const entries = await readdir(dir, { withFileTypes: true });
+    for (const e of entries.filter((x) => x.isDirectory())) folders.push({ name: e.name, file: relative(root, join(dir, e.name, 'migration.sql')) });
+  }
+  folders.sort((a, b) => a.name.localeCompare(b.name));
   const migrations: LintedMigration[] = [];
-  for (const name of names) {
-    const file = relative(root, join(dir, name, 'migration.sql'));
+  for (const { name, file } of folders) {
     const bytes = await readFile(join(root, file));
     let statements;
     try {

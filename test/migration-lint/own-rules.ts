@@ -1,4 +1,5 @@
 import { busyTableOfIndex, isBusy } from './busy-tables.js';
+import { SchemaState } from './schema-state.js';
 import { relationsOf, type Node, type Statement } from './sql-statements.js';
 import type { Violation } from './violation.js';
 
@@ -19,7 +20,7 @@ type Report = (rule: string, stmt: Statement, message: string) => void;
  */
 export function ownRules(migrations: ParsedMigration[]): Violation[] {
   const violations: Violation[] = [];
-  const validatedNotNull = new NotNullChecks();
+  const schema = new SchemaState();
   for (const m of migrations) {
     const report: Report = (rule, stmt, message) =>
       violations.push({ rule, migration: m.name, file: m.file, line: stmt.line, statement: stmt.text, message });
@@ -42,13 +43,11 @@ export function ownRules(migrations: ParsedMigration[]): Violation[] {
       for (const why of rewrites(stmt.node)) {
         if (busy.length > 0) report('table-rewrite', stmt, `${why} rewrites ${busy.join(', ')} under ACCESS EXCLUSIVE`);
       }
-      validatedNotNull.record(stmt.node);
-      for (const column of validatedNotNull.unbackedSetNotNull(stmt.node)) {
-        if (busy.length > 0) {
-          report('set-not-null-without-validated-check', stmt, `SET NOT NULL on ${busy[0]}.${column} scans the whole table ` +
-            `under ACCESS EXCLUSIVE: first add CHECK (${column} IS NOT NULL) NOT VALID, VALIDATE it in a later migration`);
-        }
+      for (const why of notNullScans(stmt.node, schema)) {
+        if (busy.length > 0) report('not-null-without-validated-check', stmt, `${why}: a scan of all of ${busy[0]} under ACCESS EXCLUSIVE. ` +
+          'First add CHECK (column IS NOT NULL) NOT VALID, and VALIDATE it in a later migration');
       }
+      schema.apply(stmt.node);
     }
   }
   return violations;
@@ -109,27 +108,19 @@ function alterCommands(node: Record<string, Node>): Node[] {
   return cmds.map((c) => c.AlterTableCmd).filter(Boolean);
 }
 
-/** CHECK (col IS NOT NULL) constraints, and which of them a VALIDATE (or a plain ADD) proved. */
-class NotNullChecks {
-  private readonly checks = new Map<string, { column: string; validated: boolean }>();
-
-  record(node: Record<string, Node>): void {
-    const table = (node.AlterTableStmt?.relation as { relname?: string } | undefined)?.relname;
-    for (const cmd of alterCommands(node)) {
-      const c = (cmd.def as { Constraint?: Node } | undefined)?.Constraint;
-      const test = (c?.raw_expr as { NullTest?: Node } | undefined)?.NullTest;
-      const fields = ((test?.arg as { ColumnRef?: Node } | undefined)?.ColumnRef?.fields as Array<{ String: { sval: string } }>) ?? [];
-      if (cmd.subtype === 'AT_AddConstraint' && c?.contype === 'CONSTR_CHECK' && test?.nulltesttype === 'IS_NOT_NULL' && fields.length === 1) {
-        this.checks.set(`${table}.${String(c.conname)}`, { column: fields[0].String.sval, validated: !c.skip_validation });
-      }
-      const check = this.checks.get(`${table}.${String(cmd.name)}`);
-      if (cmd.subtype === 'AT_ValidateConstraint' && check) check.validated = true;
+/** SET NOT NULL, and a primary key USING INDEX over columns not NOT NULL yet (it sets them so). */
+function notNullScans(node: Record<string, Node>, schema: SchemaState): string[] {
+  const table = (node.AlterTableStmt?.relation as { relname?: string } | undefined)?.relname ?? '';
+  const found: string[] = [];
+  for (const cmd of alterCommands(node)) {
+    if (cmd.subtype === 'AT_SetNotNull' && !schema.isNotNull(table, String(cmd.name))) found.push(`SET NOT NULL on ${String(cmd.name)} proves it`);
+    const c = (cmd.def as { Constraint?: Node } | undefined)?.Constraint;
+    if (cmd.subtype !== 'AT_AddConstraint' || c?.contype !== 'CONSTR_PRIMARY' || !c.indexname) continue;
+    const columns = schema.indexColumns(String(c.indexname));
+    if (!columns) found.push(`no earlier migration built ${String(c.indexname)}, so its columns may need SET NOT NULL`);
+    for (const column of (columns ?? []).filter((col) => !schema.isNotNull(table, col))) {
+      found.push(`PRIMARY KEY USING INDEX sets NOT NULL on ${column || 'an expression'} and proves it`);
     }
   }
-
-  unbackedSetNotNull(node: Record<string, Node>): string[] {
-    const table = (node.AlterTableStmt?.relation as { relname?: string } | undefined)?.relname;
-    const proven = new Set([...this.checks].filter(([k, v]) => k.startsWith(`${table}.`) && v.validated).map(([, v]) => v.column));
-    return alterCommands(node).filter((c) => c.subtype === 'AT_SetNotNull' && !proven.has(String(c.name))).map((c) => String(c.name));
-  }
+  return found;
 }

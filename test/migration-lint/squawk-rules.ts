@@ -11,7 +11,7 @@ import type { Violation } from './violation.js';
  * migrator sets lock_timeout itself, and a CONCURRENTLY build must run without one),
  * ban-concurrent-index-creation-in-transaction (the migrator's own rule, checked as
  * concurrently-alone) and adding-not-nullable-field (it cannot see a check validated by an
- * earlier migration: set-not-null-without-validated-check does).
+ * earlier migration: not-null-without-validated-check does).
  */
 export const SQUAWK_RULES = new Set([
   'adding-field-with-default', // volatile default or stored generated column: a rewrite
