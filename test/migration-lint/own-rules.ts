@@ -72,7 +72,8 @@ export function busyTablesOf(node: Record<string, Node>): string[] {
   return [...tables];
 }
 
-function createdTable(node: Record<string, Node>): string | undefined {
+/** The table a CREATE TABLE (… AS) statement creates. */
+export function createdTable(node: Record<string, Node>): string | undefined {
   const rel = (node.CreateStmt?.relation ?? node.CreateTableAsStmt?.into) as { relname?: string; rel?: { relname: string } } | undefined;
   return rel?.relname ?? rel?.rel?.relname;
 }

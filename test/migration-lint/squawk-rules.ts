@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type { ParsedMigration } from './own-rules.js';
-import { busyTablesOf } from './own-rules.js';
+import { busyTablesOf, createdTable } from './own-rules.js';
 import type { Violation } from './violation.js';
 
 /**
@@ -65,7 +65,7 @@ export function squawkRules(migrations: ParsedMigration[]): Violation[] {
     const stmt = m?.statements.find((s) => f.line + 1 <= s.endLine && f.line + 1 >= s.line) ??
       m?.statements.find((s) => f.line + 1 <= s.endLine);
     if (!m || !stmt) throw new Error(`squawk reported ${f.rule_name} at ${f.file}:${f.line + 1}, outside every statement`);
-    const created = new Set(m.statements.flatMap((s) => s.node.CreateStmt ? [(s.node.CreateStmt.relation as { relname: string }).relname] : []));
+    const created = new Set(m.statements.flatMap((s) => createdTable(s.node) ?? []));
     if (!busyTablesOf(stmt.node).some((t) => !created.has(t))) continue;
     const message = `${f.message}${f.help ? ` ${f.help}` : ''}`.replace(/\s+/g, ' ');
     violations.push({ rule: `squawk:${f.rule_name}`, migration: m.name, file: m.file, line: stmt.line, statement: stmt.text, message });
