@@ -1,0 +1,135 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eventually } from './support/eventually.js';
+import { fixture, uniqueId } from './support/payloads.js';
+import { hmacHex } from './support/signing.js';
+import { postWebhook, startTestApp, type TestApp } from './support/test-app.js';
+import { createTestDatabase, type TestDatabase } from './support/test-database.js';
+
+// Issue 20, point 2: one tenant's credential authenticates only that tenant (TENANTS_FILE).
+const KEY_A = 'TENANT-A-EVOLUTION-KEY-000000001';
+const KEY_B = 'TENANT-B-EVOLUTION-KEY-000000002';
+const WAHA_A = 'waha-hmac-key-of-tenant-a';
+const WAHA_B = 'waha-hmac-key-of-tenant-b';
+const ENV = { WEBHOOK_PROVIDERS: 'evolution,waha', WAHA_WEBHOOK_HMAC_KEY: undefined, EVOLUTION_API_KEY: undefined };
+
+/** An Evolution body of fixture `name` for `instance`, about message `id`, carrying `key` as its apikey. */
+function evolution(name: string, instance: string, id: string, key: string, status?: string) {
+  const body = fixture(`evolution/${name}`);
+  body.instance = instance;
+  body.apikey = key;
+  if (body.data.keyId !== undefined) body.data.keyId = id;
+  if (body.data.key !== undefined) body.data.key.id = id;
+  if (status !== undefined) body.data.status = status;
+  return body;
+}
+const postEvolution = (app: TestApp, body: unknown) => postWebhook(app.baseUrl, body, {}, { sign: false, path: '/webhook/evolution' });
+
+function postWaha(app: TestApp, session: string, key: string) {
+  const body = fixture('waha/message_text');
+  body.session = session;
+  body.payload.id = `false_11111111111@c.us_${uniqueId('WAHA')}`;
+  const raw = JSON.stringify(body);
+  const headers = { 'x-webhook-hmac': hmacHex('sha512', key, raw), 'x-webhook-hmac-algorithm': 'sha512' };
+  return postWebhook(app.baseUrl, raw, headers, { sign: false, path: '/webhook/waha' });
+}
+
+function tenantsFile(text: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'tenants-')), 'tenants.yaml');
+  writeFileSync(path, text);
+  return path;
+}
+
+const record = async (app: TestApp, id: string, query = '') => {
+  const res = await fetch(`${app.baseUrl}/deliveries/${id}?provider=evolution${query}`);
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(() => db?.drop());
+
+describe('with environment credentials only (EVOLUTION_API_KEY=keyA,keyB): each key means any tenant', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ ...ENV, DATABASE_URL: db.url, WORKER_ENABLED: 'true', EVOLUTION_API_KEY: `${KEY_A},${KEY_B}` });
+  });
+  afterAll(() => app?.close());
+
+  it("lets tenant A's key fail tenant B's delivery record and store an event as B's (the reported attack)", async () => {
+    const id = uniqueId('3EB0');
+    expect((await postEvolution(app, evolution('messages_update_server_ack', 'envB', id, KEY_B))).status).toBe(200);
+    await eventually(() => record(app, id), (r) => r.body.status === 'sent');
+    expect((await postEvolution(app, evolution('messages_update_server_ack', 'envB', id, KEY_A, 'ERROR'))).status).toBe(200);
+    await eventually(() => record(app, id), (r) => r.body.status === 'failed');
+    const forged = uniqueId('FORGED');
+    expect((await postEvolution(app, evolution('messages_upsert_text_inbound', 'envB', forged, KEY_A))).status).toBe(200);
+    const rows = await db.query('SELECT authenticated FROM messages WHERE message_id = $1', [`evolution:envB:msg:${forged}`]);
+    expect(rows).toEqual([{ authenticated: true }]);
+  });
+});
+
+describe('with TENANTS_FILE binding keyA to tenantA and keyB to tenantB', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    const file = tenantsFile(`tenants:
+  - source: evolution
+    tenant: tenantA
+    credentials: [${KEY_A}]
+  - source: evolution
+    tenant: tenantB
+    credentials: ["\${TENANT_B_KEY}"]
+  - source: waha
+    tenant: sessionA
+    credentials: [${WAHA_A}]
+  - source: waha
+    tenant: sessionB
+    credentials: [${WAHA_B}]
+`);
+    app = await startTestApp({ ...ENV, DATABASE_URL: db.url, WORKER_ENABLED: 'true', TENANTS_FILE: file, TENANT_B_KEY: KEY_B });
+  });
+  afterAll(() => app?.close());
+
+  it("refuses tenant A's key for a status of tenant B with a 401 naming the mismatch, and B's record does not move", async () => {
+    const id = uniqueId('3EB0');
+    expect((await postEvolution(app, evolution('messages_update_server_ack', 'tenantB', id, KEY_B))).status).toBe(200);
+    await eventually(() => record(app, id, '&tenant=tenantB'), (r) => r.body.status === 'sent');
+    const forged = await postEvolution(app, evolution('messages_update_server_ack', 'tenantB', id, KEY_A, 'ERROR'));
+    expect(forged.status).toBe(401);
+    expect(forged.body.message).toContain('tenantB');
+    expect(forged.body.message).toContain('not bound');
+    expect(JSON.stringify(forged.body)).not.toContain(KEY_A);
+    const stored = await db.query('SELECT message_id FROM messages WHERE message_id LIKE $1', [`evolution:tenantB:msg:${id}:%`]);
+    expect(stored.map((r) => r.message_id)).toEqual([`evolution:tenantB:msg:${id}:SERVER_ACK`]);
+    expect((await record(app, id, '&tenant=tenantB')).body.status).toBe('sent');
+  });
+
+  it("refuses tenant A's key for a message of tenant B, and stores nothing", async () => {
+    const forged = uniqueId('FORGED');
+    const answer = await postEvolution(app, evolution('messages_upsert_text_inbound', 'tenantB', forged, KEY_A));
+    expect(answer.status).toBe(401);
+    expect(answer.body.message).toMatch(/tenant tenantB.*not bound/);
+    expect(await db.query('SELECT 1 FROM messages WHERE message_id LIKE $1', [`%${forged}%`])).toEqual([]);
+  });
+
+  it("takes each key for its own tenant (B's key from the environment through ${VAR})", async () => {
+    expect((await postEvolution(app, evolution('messages_upsert_text_inbound', 'tenantA', uniqueId('OK'), KEY_A))).status).toBe(200);
+    expect((await postEvolution(app, evolution('messages_upsert_text_inbound', 'tenantB', uniqueId('OK'), KEY_B))).status).toBe(200);
+  });
+
+  it('binds WAHA HMAC keys to sessions the same way', async () => {
+    expect((await postWaha(app, 'sessionA', WAHA_A)).status).toBe(200);
+    const forged = await postWaha(app, 'sessionB', WAHA_A);
+    expect(forged.status).toBe(401);
+    expect(forged.body.message).toMatch(/tenant sessionB.*not bound/);
+  });
+
+  it('refuses an unknown key with the usual 401', async () => {
+    const answer = await postEvolution(app, evolution('messages_upsert_text_inbound', 'tenantA', uniqueId('X'), 'SOME-OTHER-KEY-0000000000000000'));
+    expect(answer.status).toBe(401);
+    expect(answer.body.message).not.toContain('bound');
+  });
+});
