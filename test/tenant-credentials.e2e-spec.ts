@@ -111,7 +111,7 @@ describe('with TENANTS_FILE binding keyA to tenantA and keyB to tenantB', () => 
     const forged = uniqueId('FORGED');
     const answer = await postEvolution(app, evolution('messages_upsert_text_inbound', 'tenantB', forged, KEY_A));
     expect(answer.status).toBe(401);
-    expect(answer.body.message).toMatch(/tenant tenantB.*not bound/);
+    expect(answer.body.message).toMatch(/tenant "tenantB".*not bound/);
     expect(await db.query('SELECT 1 FROM messages WHERE message_id LIKE $1', [`%${forged}%`])).toEqual([]);
   });
 
@@ -124,7 +124,7 @@ describe('with TENANTS_FILE binding keyA to tenantA and keyB to tenantB', () => 
     expect((await postWaha(app, 'sessionA', WAHA_A)).status).toBe(200);
     const forged = await postWaha(app, 'sessionB', WAHA_A);
     expect(forged.status).toBe(401);
-    expect(forged.body.message).toMatch(/tenant sessionB.*not bound/);
+    expect(forged.body.message).toMatch(/tenant "sessionB".*not bound/);
   });
 
   it('refuses an unknown key with the usual 401', async () => {

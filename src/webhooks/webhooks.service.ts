@@ -8,7 +8,7 @@ import { MetricsService } from '../metrics/metrics.service.js';
 import { safeEqual } from './signatures.js';
 import { isStale } from './stale-events.js';
 import type { WebhookRoute } from '../metrics/webhook-traffic.js';
-import type { InboundDelivery, WebhookSource } from './sources/webhook-source.js';
+import type { WebhookSource } from './sources/webhook-source.js';
 import { WebhookSources } from './sources/webhook-sources.service.js';
 import type { EventResult, WebhookAck, WebhookDelivery } from './webhook-delivery.js';
 
@@ -61,11 +61,12 @@ export class WebhooksService {
   async receive(delivery: WebhookDelivery, named?: WebhookSource): Promise<WebhookReceipt> {
     const shape = detectProvider(delivery.body); // 400 unless a JSON object (a form body decodes to one)
     const source = named ?? this.sources.named(shape); // 404 for an unknown name, 403 when not enabled
-    const verification = this.verify(source, delivery);
+    const verification = this.refusing(source, () => source.verify(delivery));
     if (source.shape !== null && shape !== source.shape) {
       throw new InvalidPayloadError(`the body has the ${shape} shape, not ${source.name}'s: post it to /webhook/${shape}`);
     }
-    const events = source.parse(delivery, verification);
+    // Parsing checks the events' tenants against the credential's (TENANTS_FILE): a 401 too.
+    const events = this.refusing(source, () => source.parse(delivery, verification));
     if (events.length === 0) throw new InvalidPayloadError(`no event with an idempotency key in the body (${source.name} payload)`);
     const results = await this.claimFresh(events);
     this.metrics.eventsClaimed(events, results);
@@ -79,9 +80,9 @@ export class WebhooksService {
     return { source, ack };
   }
 
-  private verify(source: WebhookSource, delivery: InboundDelivery) {
+  private refusing<T>(source: WebhookSource, work: () => T): T {
     try {
-      return source.verify(delivery);
+      return work();
     } catch (error) {
       if (error instanceof SignatureError) {
         this.metrics.signatureRejected(source.name, error.reason);
