@@ -127,6 +127,18 @@ describe('with TENANTS_FILE binding keyA to tenantA and keyB to tenantB', () => 
     expect(forged.body.message).toMatch(/tenant "sessionB".*not bound/);
   });
 
+  it('keeps one delivery record per tenant: the same id from two instances is two records, GET answers 409 without ?tenant=', async () => {
+    const id = uniqueId('3EB0');
+    expect((await postEvolution(app, evolution('messages_update_server_ack', 'tenantA', id, KEY_A, 'READ'))).status).toBe(200);
+    expect((await postEvolution(app, evolution('messages_update_server_ack', 'tenantB', id, KEY_B, 'ERROR'))).status).toBe(200);
+    await eventually(() => record(app, id, '&tenant=tenantB'), (r) => r.body.status === 'failed');
+    expect((await eventually(() => record(app, id, '&tenant=tenantA'), (r) => r.status === 200)).body).toMatchObject({ tenant: 'tenantA', status: 'read' });
+    const ambiguous = await record(app, id);
+    expect(ambiguous.status).toBe(409);
+    expect(ambiguous.body.message).toContain('?tenant=');
+    expect((await record(app, id, '&tenant=nosuch')).status).toBe(404);
+  });
+
   it('refuses an unknown key with the usual 401', async () => {
     const answer = await postEvolution(app, evolution('messages_upsert_text_inbound', 'tenantA', uniqueId('X'), 'SOME-OTHER-KEY-0000000000000000'));
     expect(answer.status).toBe(401);
