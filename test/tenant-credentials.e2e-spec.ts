@@ -2,8 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually } from './support/eventually.js';
-import { fixture, uniqueId } from './support/payloads.js';
-import { hmacHex } from './support/signing.js';
+import { postForm, twilioFixture } from './support/forms.js';
+import { fixture, metaText, uniqueId } from './support/payloads.js';
+import { hmacHex, metaSignature, twilioHeaders } from './support/signing.js';
 import { postWebhook, startTestApp, type TestApp } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
@@ -12,7 +13,18 @@ const KEY_A = 'TENANT-A-EVOLUTION-KEY-000000001';
 const KEY_B = 'TENANT-B-EVOLUTION-KEY-000000002';
 const WAHA_A = 'waha-hmac-key-of-tenant-a';
 const WAHA_B = 'waha-hmac-key-of-tenant-b';
-const ENV = { WEBHOOK_PROVIDERS: 'evolution,waha', WAHA_WEBHOOK_HMAC_KEY: undefined, EVOLUTION_API_KEY: undefined };
+const TWILIO_A = { account: `AC${'a'.repeat(32)}`, token: 'twilio-auth-token-of-account-a' };
+const TWILIO_B = `AC${'b'.repeat(32)}`;
+const META_SECRET_A = 'meta-app-secret-of-tenant-a';
+const WASENDER_A = 'wasender-secret-of-line-a';
+const ENV = {
+  WEBHOOK_PROVIDERS: 'evolution,waha,twilio,meta,wasender',
+  WAHA_WEBHOOK_HMAC_KEY: undefined,
+  EVOLUTION_API_KEY: undefined,
+  TWILIO_AUTH_TOKEN: undefined,
+  WHATSAPP_APP_SECRET: undefined,
+  WASENDER_WEBHOOK_SECRET: undefined,
+};
 
 /** An Evolution body of fixture `name` for `instance`, about message `id`, carrying `key` as its apikey. */
 function evolution(name: string, instance: string, id: string, key: string, status?: string) {
@@ -88,8 +100,20 @@ describe('with TENANTS_FILE binding keyA to tenantA and keyB to tenantB', () => 
   - source: waha
     tenant: sessionB
     credentials: [${WAHA_B}]
+  - source: twilio
+    tenant: ${TWILIO_A.account}
+    credentials: [${TWILIO_A.token}]
+  - source: meta
+    tenant: "1000000000000001"
+    credentials: [${META_SECRET_A}]
+  - source: wasender
+    tenant: line-a
+    credentials: [${WASENDER_A}]
 `);
-    app = await startTestApp({ ...ENV, DATABASE_URL: db.url, WORKER_ENABLED: 'true', TENANTS_FILE: file, TENANT_B_KEY: KEY_B });
+    // EVOLUTION_API_KEY is set too: the file wins for evolution, so this key authenticates nothing.
+    app = await startTestApp({
+      ...ENV, DATABASE_URL: db.url, WORKER_ENABLED: 'true', TENANTS_FILE: file, TENANT_B_KEY: KEY_B, EVOLUTION_API_KEY: 'ENVIRONMENT-KEY-ANY-TENANT-00001',
+    });
   });
   afterAll(() => app?.close());
 
@@ -139,9 +163,64 @@ describe('with TENANTS_FILE binding keyA to tenantA and keyB to tenantB', () => 
     expect((await record(app, id, '&tenant=nosuch')).status).toBe(404);
   });
 
+  it("binds a Twilio Auth Token to its AccountSid (every number of that account)", async () => {
+    const post = async (account: string) => {
+      const sid = `SM${uniqueId('').replace(/\W/g, '').slice(0, 32)}`;
+      const form = twilioFixture('inbound_text', { AccountSid: account, MessageSid: sid, SmsSid: sid, SmsMessageSid: sid });
+      return postForm(app.baseUrl, '/webhook/twilio', form.raw, await twilioHeaders('/webhook/twilio', form.params, { token: TWILIO_A.token }));
+    };
+    expect((await post(TWILIO_A.account)).status).toBe(200);
+    const forged = await post(TWILIO_B);
+    expect(forged.status).toBe(401);
+    expect(JSON.parse(forged.body).message).toContain(`tenant "${TWILIO_B}:`);
+  });
+
+  it('checks every event of a delivery: a Meta batch naming a second business number is refused whole', async () => {
+    const own = metaText();
+    const other = metaText();
+    other.entry[0].changes[0].value.metadata.phone_number_id = '1000000000000002';
+    own.entry[0].changes[0].value.metadata.phone_number_id = '1000000000000001';
+    const batch = { object: 'whatsapp_business_account', entry: [...own.entry, ...other.entry] };
+    const raw = JSON.stringify(batch);
+    const answer = await postWebhook(app.baseUrl, raw, { 'x-hub-signature-256': metaSignature(raw, META_SECRET_A) }, { sign: false, path: '/webhook/meta' });
+    expect(answer.status).toBe(401);
+    expect((answer.body as any).message).toMatch(/tenant "1000000000000002".*not bound/);
+    const wamids = [own, other].map((p) => `meta:msg:${p.entry[0].changes[0].value.messages[0].id}`);
+    expect(await db.query('SELECT 1 FROM messages WHERE message_id = ANY($1)', [wamids])).toEqual([]);
+    const alone = JSON.stringify(own);
+    expect((await postWebhook(app.baseUrl, alone, { 'x-hub-signature-256': metaSignature(alone, META_SECRET_A) }, { sign: false, path: '/webhook/meta' })).status).toBe(200);
+  });
+
+  it("gives WASender events the tenant their secret is bound to (WASender's body names none)", async () => {
+    const payload = fixture('wasender_messages_received');
+    payload.data.messages.key.id = uniqueId('3EB0');
+    expect((await postWebhook(app.baseUrl, payload, { 'x-webhook-signature': WASENDER_A }, { sign: false, path: '/webhook/wasender' })).status).toBe(200);
+    const [row] = await db.query('SELECT tenant FROM messages WHERE message_id = $1', [`wasender:msg:${payload.data.messages.key.id}`]);
+    expect(row).toEqual({ tenant: 'line-a' });
+  });
+
+  it("ignores the environment's key of a source the file binds (the file wins)", async () => {
+    const answer = await postEvolution(app, evolution('messages_upsert_text_inbound', 'tenantA', uniqueId('ENV'), 'ENVIRONMENT-KEY-ANY-TENANT-00001'));
+    expect(answer.status).toBe(401);
+  });
+
   it('refuses an unknown key with the usual 401', async () => {
     const answer = await postEvolution(app, evolution('messages_upsert_text_inbound', 'tenantA', uniqueId('X'), 'SOME-OTHER-KEY-0000000000000000'));
     expect(answer.status).toBe(401);
     expect(answer.body.message).not.toContain('bound');
+  });
+});
+
+describe('a wrong TENANTS_FILE', () => {
+  it('stops the start with a line naming the file, the entry and the field', async () => {
+    const file = tenantsFile('tenants:\n  - source: evolution\n    tenant: sales\n    credentials: [short]\n');
+    await expect(startTestApp({ ...ENV, DATABASE_URL: db.url, TENANTS_FILE: file })).rejects.toThrow(
+      `TENANTS_FILE ${file}: entry 1 (evolution "sales"): credentials #1 must be at least 16 characters`,
+    );
+  });
+
+  it('refuses WASENDER_TENANT beside wasender entries: the secret names the tenant', async () => {
+    const file = tenantsFile(`tenants:\n  - source: wasender\n    tenant: line-a\n    credentials: [${WASENDER_A}]\n`);
+    await expect(startTestApp({ ...ENV, DATABASE_URL: db.url, TENANTS_FILE: file, WASENDER_TENANT: 'line-x' })).rejects.toThrow('WASENDER_TENANT must be unset');
   });
 });
