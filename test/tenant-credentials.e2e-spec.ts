@@ -5,6 +5,7 @@ import { eventually } from './support/eventually.js';
 import { postForm, twilioFixture } from './support/forms.js';
 import { fixture, metaText, uniqueId } from './support/payloads.js';
 import { hmacHex, metaSignature, twilioHeaders } from './support/signing.js';
+import { startServiceProcess } from './support/service-process.js';
 import { postWebhook, startTestApp, type TestApp } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
@@ -222,5 +223,21 @@ describe('a wrong TENANTS_FILE', () => {
   it('refuses WASENDER_TENANT beside wasender entries: the secret names the tenant', async () => {
     const file = tenantsFile(`tenants:\n  - source: wasender\n    tenant: line-a\n    credentials: [${WASENDER_A}]\n`);
     await expect(startTestApp({ ...ENV, DATABASE_URL: db.url, TENANTS_FILE: file, WASENDER_TENANT: 'line-x' })).rejects.toThrow('WASENDER_TENANT must be unset');
+  });
+});
+
+describe('a service process with TENANTS_FILE and an environment key for the same source', () => {
+  it('says at start, in one line, that the file wins and the environment key is ignored, and logs no credential', async () => {
+    const file = tenantsFile(`tenants:\n  - source: evolution\n    tenant: sales\n    credentials: [${KEY_A}]\n`);
+    const service = await startServiceProcess({ DATABASE_URL: db.url, WEBHOOK_PROVIDERS: 'evolution', TENANTS_FILE: file, EVOLUTION_API_KEY: KEY_B });
+    try {
+      const lines = service.output().split('\n').filter((line) => line.includes('TENANTS_FILE'));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain('webhook source evolution: TENANTS_FILE binds credentials to 1 tenant(s) and wins; its credentials from the environment (EVOLUTION_API_KEY) are ignored');
+      expect(service.output()).not.toContain(KEY_A);
+      expect(service.output()).not.toContain(KEY_B);
+    } finally {
+      await service.stop();
+    }
   });
 });
