@@ -86,3 +86,16 @@ describe('TENANTS_FILE', () => {
     expect(problemsOf('tenants: [')[0]).toContain('invalid YAML');
   });
 });
+
+describe('docs/tenants.example.yaml', () => {
+  it('is a valid TENANTS_FILE once its variables are set', () => {
+    const path = new URL('../../docs/tenants.example.yaml', import.meta.url).pathname;
+    const names = ['EVOLUTION_KEY_SALES', 'EVOLUTION_KEY_SUPPORT', 'EVOLUTION_KEY_SUPPORT_OLD', 'WAHA_HMAC_KEY_DEFAULT', 'TWILIO_AUTH_TOKEN_MAIN',
+      'WASENDER_SECRET_SHOP', 'DIALOG360_HEADER_SECRET_SHOP', 'META_APP_SECRET_SHOP'];
+    const env = Object.fromEntries(names.map((name) => [name, `${name.toLowerCase()}-value-0001`]));
+    expect(loadTenantsFile(path, env).map((b) => `${b.source} ${b.tenant}`)).toEqual([
+      'evolution sales', 'evolution support', 'waha default', 'twilio AC0123456789abcdef0123456789abcdef', 'wasender shop-line-1',
+      '360dialog 106540352242922', 'meta 109876543210987',
+    ]);
+  });
+});
