@@ -37,7 +37,7 @@ function evolution(name: string, instance: string, id: string, key: string, stat
   if (status !== undefined) body.data.status = status;
   return body;
 }
-const postEvolution = (app: TestApp, body: unknown) => postWebhook(app.baseUrl, body, {}, { sign: false, path: '/webhook/evolution' });
+const postEvolution = (app: { baseUrl: string }, body: unknown) => postWebhook(app.baseUrl, body, {}, { sign: false, path: '/webhook/evolution' });
 
 function postWaha(app: TestApp, session: string, key: string) {
   const body = fixture('waha/message_text');
@@ -234,6 +234,11 @@ describe('a service process with TENANTS_FILE and an environment key for the sam
       const lines = service.output().split('\n').filter((line) => line.includes('TENANTS_FILE'));
       expect(lines).toHaveLength(1);
       expect(lines[0]).toContain('webhook source evolution: TENANTS_FILE binds credentials to 1 tenant(s) and wins; its credentials from the environment (EVOLUTION_API_KEY) are ignored');
+      // A refusal is logged without the tenant it names (Twilio's holds the business number).
+      const forged = await postEvolution(service, evolution('messages_upsert_text_inbound', 'tenant-15550009999', uniqueId('F'), KEY_A));
+      expect(forged.status).toBe(401);
+      await eventually(async () => service.output(), (output) => output.includes('is not bound to the tenant it names'));
+      expect(service.output()).not.toContain('15550009999');
       expect(service.output()).not.toContain(KEY_A);
       expect(service.output()).not.toContain(KEY_B);
     } finally {

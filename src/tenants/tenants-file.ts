@@ -91,8 +91,9 @@ function readEntry(entry: unknown, index: number, origin: string, env: Record<st
   }
   checkKeys(entry, ENTRY_KEYS, '', report);
   if (!(PROVIDER_NAMES as readonly unknown[]).includes(source)) report('source', `must be one of ${PROVIDER_NAMES.join(', ')}`);
-  if (typeof tenant !== 'string' || tenant.trim() === '' || tenant.length > MAX_TENANT_LENGTH) {
-    report('tenant', `must be a non-empty string of at most ${MAX_TENANT_LENGTH} characters (in quotes if it looks like a number)`);
+  // An event's tenant is cut to MAX_TENANT_LENGTH: a name that long could be matched by a longer, different one.
+  if (typeof tenant !== 'string' || tenant.trim() === '' || [...tenant].length >= MAX_TENANT_LENGTH) {
+    report('tenant', `must be a non-empty string of fewer than ${MAX_TENANT_LENGTH} characters (in quotes if it looks like a number)`);
   } else if (source === 'twilio' && !tenant.startsWith('AC')) {
     report('tenant', 'must be a Twilio AccountSid (AC…), optionally followed by :<business number>');
   }

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InvalidPayloadError, SignatureError, VerificationFailedError } from '../common/domain-errors.js';
+import { InvalidPayloadError, SignatureError, TenantNotBoundError, VerificationFailedError } from '../common/domain-errors.js';
 import { AppConfig } from '../config/app-config.js';
 import { DedupService } from '../dedup/dedup.service.js';
 import { detectProvider } from '../events/detect-provider.js';
@@ -86,7 +86,9 @@ export class WebhooksService {
     } catch (error) {
       if (error instanceof SignatureError) {
         this.metrics.signatureRejected(source.name, error.reason);
-        this.logger.warn(`rejected a ${source.name} delivery: ${error.message}`);
+        // The tenant a refused delivery names may hold a phone number (Twilio's): never logged.
+        const why = error instanceof TenantNotBoundError ? 'its credential is not bound to the tenant it names (TENANTS_FILE)' : error.message;
+        this.logger.warn(`rejected a ${source.name} delivery: ${why}`);
       }
       throw error;
     }
