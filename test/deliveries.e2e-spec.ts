@@ -35,7 +35,7 @@ const newWamid = () => `wamid.e2e.${++counter}.${Date.now()}`;
 const minute = (n: number) => new Date(Date.UTC(2025, 5, 15, 12, n));
 
 const update = (wamid: string, status: DeliveryStatus, at: Date | null, fields: Partial<DeliveryUpdate> = {}): DeliveryUpdate => ({
-  wamid, provider: 'meta', recipient: '16505551234', status, at, error: null, ...fields,
+  wamid, provider: 'meta', tenant: '', recipient: '16505551234', status, at, error: null, ...fields,
 });
 
 const applyAll = async (updates: DeliveryUpdate[]) => {
@@ -56,7 +56,7 @@ describe('the delivery record', () => {
     const results = await applyAll([update(wamid, 'read', minute(3)), update(wamid, 'delivered', minute(2)), update(wamid, 'sent', minute(1))]);
     expect(results).toEqual(['read', 'read', 'read']);
     expect(await find(wamid)).toEqual({
-      wamid, provider: 'meta', recipient: '16505551234', status: 'read', error: null,
+      wamid, provider: 'meta', tenant: null, recipient: '16505551234', status: 'read', error: null,
       sentAt: minute(1), deliveredAt: minute(2), readAt: minute(3), playedAt: null, failedAt: null,
       createdAt: expect.any(Date), updatedAt: expect.any(Date),
     });
@@ -85,7 +85,7 @@ describe('the delivery record', () => {
     expect(results).toEqual(['sent', 'failed', 'failed', 'failed', 'failed']);
     // The later reports are still recorded as times: the record would hold them had they come first.
     expect(valuesOf((await find(wamid))!)).toEqual({
-      provider: 'meta', recipient: '16505551234', status: 'failed', error: '131026 Message undeliverable: Recipient is not on WhatsApp.',
+      provider: 'meta', tenant: null, recipient: '16505551234', status: 'failed', error: '131026 Message undeliverable: Recipient is not on WhatsApp.',
       sentAt: minute(1), deliveredAt: minute(3), readAt: minute(4), playedAt: null, failedAt: minute(2),
     });
   });
@@ -108,7 +108,7 @@ describe('the delivery record', () => {
       records.push(valuesOf((await find(wamid))!));
     }
     const expected = {
-      provider: 'meta', recipient: '16505551234', status: 'read', error: null,
+      provider: 'meta', tenant: null, recipient: '16505551234', status: 'read', error: null,
       ...noTimes, sentAt: minute(1), deliveredAt: minute(2), readAt: minute(3),
     };
     expect(records).toEqual(Array(orders.length).fill(expected));
@@ -129,7 +129,7 @@ describe('the delivery record', () => {
     results.forEach((result, i) => expect(order.indexOf(result)).toBeGreaterThanOrEqual(order.indexOf(shuffled[i]!.status)));
     expect(results).toContain('played');
     expect(valuesOf((await find(wamid))!)).toEqual({
-      provider: 'meta', recipient: '16505551234', status: 'played', error: null,
+      provider: 'meta', tenant: null, recipient: '16505551234', status: 'played', error: null,
       sentAt: minute(1), deliveredAt: minute(2), readAt: minute(3), playedAt: minute(4), failedAt: null,
     });
   });

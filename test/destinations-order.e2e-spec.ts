@@ -18,8 +18,10 @@ beforeAll(async () => {
   db = await createTestDatabase();
   downstream = await startDownstream((_n, req) => {
     const poisoned = req.body.includes('"poison"');
-    setTimeout(() => answeredAt.set(req.headers['idempotency-key'] as string, Date.now()), 40).unref();
-    return { status: poisoned ? 500 : 200, delayMs: 40 };
+    // A head that takes seconds to answer holds its conversation all that time.
+    const delayMs = req.body.includes('"slowhead"') ? 4000 : 40;
+    setTimeout(() => answeredAt.set(req.headers['idempotency-key'] as string, Date.now()), delayMs).unref();
+    return { status: poisoned ? 500 : 200, delayMs };
   });
   const dir = mkdtempSync(join(tmpdir(), 'wdd-order-'));
   writeFileSync(join(dir, 'destinations.yaml'), `
@@ -45,11 +47,12 @@ interface Sent {
   timestamp: number;
 }
 
-/** A message from `user` with the given provider time (seconds). */
-function message(user: string, timestamp: number, body = 'hi'): { payload: unknown; sent: Sent } {
+/** A message from `user` with the given provider time (seconds), to business number `tenant` when given. */
+function message(user: string, timestamp: number, body = 'hi', tenant?: string): { payload: unknown; sent: Sent } {
   const wamid = uniqueId();
   const payload = metaText(wamid, body);
   const value = payload.entry[0].changes[0].value;
+  if (tenant !== undefined) value.metadata.phone_number_id = tenant;
   Object.assign(value.messages[0], { from: user, timestamp: String(timestamp) });
   value.contacts[0].wa_id = user;
   return { payload, sent: { key: `meta:msg:${wamid}`, user, timestamp } };
@@ -148,5 +151,21 @@ describe('per-conversation order', () => {
       ((await (await fetch(`${apps[0].baseUrl}/messages/${encodeURIComponent(key)}`)).json()) as any).destinations[0];
     expect(await deliveryOf(stuck.sent.key)).toMatchObject({ status: 'dead', brokeOrder: true });
     expect(await deliveryOf(after.sent.key)).toMatchObject({ status: 'processed', brokeOrder: false });
+  });
+
+  it("keeps ordering inside a tenant: a stuck head in tenant A does not hold the same user's conversation in tenant B", async () => {
+    const user = '15550000097';
+    const head = message(user, 1_800_000_200, 'slowhead', '1000000000000001');
+    const sameTenant = message(user, 1_800_000_201, 'hi', '1000000000000001');
+    const otherTenant = message(user, 1_800_000_201, 'hi', '1000000000000002');
+    await postWebhook(apps[0].baseUrl, head.payload);
+    await eventually(async () => downstream.requests.some((r) => r.headers['idempotency-key'] === head.sent.key), Boolean);
+    await postWebhook(apps[1].baseUrl, sameTenant.payload);
+    await postWebhook(apps[1].baseUrl, otherTenant.payload);
+    await eventually(async () => answeredAt.has(sameTenant.sent.key), Boolean, 20_000);
+    // Tenant B's event went while tenant A's head was still in flight; A's next one waited for it.
+    expect(answeredAt.get(otherTenant.sent.key)!).toBeLessThan(answeredAt.get(head.sent.key)!);
+    const sent = (key: string) => downstream.requests.find((r) => r.headers['idempotency-key'] === key)!.at;
+    expect(sent(sameTenant.sent.key)).toBeGreaterThanOrEqual(answeredAt.get(head.sent.key)! - 5);
   });
 });

@@ -24,6 +24,19 @@ export class SignatureError extends DomainError {
   }
 }
 
+/**
+ * A delivery proved its origin with a credential that TENANTS_FILE binds to other tenants than
+ * one of its events names (401). Names the tenant, never the credential.
+ */
+export class TenantNotBoundError extends SignatureError {
+  constructor(source: string, tenant: string | null) {
+    super('credential', 'mismatch');
+    this.message = tenant === null
+      ? `the ${source} delivery names no tenant, and its credential is bound to tenants in TENANTS_FILE: it authenticates only events of those tenants`
+      : `the ${source} delivery is for tenant ${JSON.stringify(tenant)}, and its credential is not bound to tenant ${JSON.stringify(tenant)} in TENANTS_FILE`;
+  }
+}
+
 const REASON_TEXT = {
   missing: 'is missing',
   malformed: 'is malformed',

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsOptional, Matches, MaxLength, MinLength, ValidateBy } from 'class-validator';
+import { IsOptional, IsString, Matches, MaxLength, MinLength, ValidateBy } from 'class-validator';
 import { emptyToUndefined, eachItem, toList } from './config-transforms.js';
 import { IngestSettings } from './ingest-settings.js';
 
@@ -101,6 +101,15 @@ export class SourceSettings extends IngestSettings {
   /** The header Evolution's webhook `headers` setting sends the key in (`Bearer ` optional), when the body has none. */
   @Matches(HEADER_NAME, { message: 'EVOLUTION_HEADER_NAME must be an HTTP header name' })
   EVOLUTION_HEADER_NAME = 'authorization';
+
+  /**
+   * A YAML or JSON file binding each source's credentials to tenants (src/tenants): a delivery
+   * whose credential is bound may only carry events of those tenants. Read and validated at boot.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString({ message: 'TENANTS_FILE must be a file path' })
+  TENANTS_FILE?: string;
 
   /** The tenant of WASender events (WASender's body names no business number). */
   @Transform(emptyToUndefined)

@@ -7,6 +7,8 @@ import { PrismaService } from '../prisma/prisma.service.js';
 export interface DeliveryRecord {
   wamid: string;
   provider: ProviderName;
+  /** The gateway session or instance whose record it is; null for sources whose ids are global (and records from before tenants). */
+  tenant: string | null;
   recipient: string | null;
   status: DeliveryStatus;
   error: string | null;
@@ -34,17 +36,21 @@ export class DeliveriesRepository {
    * concurrent merges queue instead of losing one another.
    *
    * updated_at moves only when a value does, so a redelivered status leaves the row as it was.
+   *
+   * The conflict target is the primary key by name, so this works on both sides of the
+   * migration that widens it to (provider, tenant, wamid): before it, a gateway's same id from
+   * two tenants still shares one record, as it always did.
    */
   async apply(update: DeliveryUpdate): Promise<DeliveryStatus> {
     const [row] = await this.prisma.$queryRaw<{ status: DeliveryStatus }[]>`
       WITH u AS (SELECT ${update.status}::delivery_status AS s, COALESCE(${update.at?.toISOString() ?? null}::timestamptz, now()) AS t)
       INSERT INTO deliveries AS d
-        (wamid, provider, recipient, status, error, sent_at, delivered_at, read_at, played_at, failed_at)
-      SELECT ${update.wamid}::text, ${update.provider}::provider, ${update.recipient}::text, s, ${update.error}::text,
+        (wamid, provider, tenant, recipient, status, error, sent_at, delivered_at, read_at, played_at, failed_at)
+      SELECT ${update.wamid}::text, ${update.provider}::provider, ${update.tenant}::text, ${update.recipient}::text, s, ${update.error}::text,
              CASE s WHEN 'sent' THEN t END, CASE s WHEN 'delivered' THEN t END, CASE s WHEN 'read' THEN t END,
              CASE s WHEN 'played' THEN t END, CASE s WHEN 'failed' THEN t END
       FROM u
-      ON CONFLICT (provider, wamid) DO UPDATE SET
+      ON CONFLICT ON CONSTRAINT deliveries_pkey DO UPDATE SET
         status = GREATEST(d.status, EXCLUDED.status),
         sent_at = LEAST(d.sent_at, EXCLUDED.sent_at),
         delivered_at = LEAST(d.delivered_at, EXCLUDED.delivered_at),
@@ -68,14 +74,15 @@ export class DeliveriesRepository {
     return row.status;
   }
 
-  /** The records of one message id: one per source that reported a status for it (usually one). */
-  findAll(wamid: string, provider?: ProviderName): Promise<DeliveryRecord[]> {
+  /** The records of one message id: one per source (and gateway tenant) that reported a status for it (usually one). */
+  findAll(wamid: string, provider?: ProviderName, tenant?: string): Promise<DeliveryRecord[]> {
     // Raw SQL: the provider enum's value 360dialog is not an identifier, so Prisma's client names it otherwise.
     return this.prisma.$queryRaw<DeliveryRecord[]>`
-      SELECT wamid, provider::text AS provider, recipient, status::text AS status, error, sent_at AS "sentAt",
+      SELECT wamid, provider::text AS provider, NULLIF(tenant, '') AS tenant, recipient, status::text AS status, error, sent_at AS "sentAt",
         delivered_at AS "deliveredAt", read_at AS "readAt", played_at AS "playedAt", failed_at AS "failedAt",
         created_at AS "createdAt", updated_at AS "updatedAt"
       FROM deliveries d WHERE wamid = ${wamid} AND (${provider ?? null}::text IS NULL OR d.provider::text = ${provider ?? null}::text)
-      ORDER BY d.provider`; // the enum's order (meta first), not the text's
+        AND (${tenant ?? null}::text IS NULL OR d.tenant = ${tenant ?? null}::text)
+      ORDER BY d.provider, d.tenant`; // the enum's order (meta first), not the text's
   }
 }

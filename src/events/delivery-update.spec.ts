@@ -1,4 +1,4 @@
-import { deliveryUpdateOf, MAX_ERROR_LENGTH } from './delivery-update.js';
+import { deliveryUpdateOf, MAX_ERROR_LENGTH, TENANT_SCOPED_RECORDS } from './delivery-update.js';
 import { detectProvider, type ShapeName } from './detect-provider.js';
 import { parseEvolutionBody } from './evolution.parser.js';
 import { parseGenericBody } from './generic.parser.js';
@@ -29,7 +29,7 @@ describe('deliveryUpdateOf', () => {
   describe('Meta statuses', () => {
     it.each(['sent', 'delivered', 'read', 'played'])('maps %s with the wamid, recipient and time', (status) => {
       expect(updateOf(metaOut(status))).toEqual({
-        wamid: 'wamid.OUT', provider: 'meta', recipient: '16505551234', status, at: new Date(1750030075 * 1000), error: null,
+        wamid: 'wamid.OUT', provider: 'meta', tenant: '', recipient: '16505551234', status, at: new Date(1750030075 * 1000), error: null,
       });
     });
 
@@ -91,7 +91,7 @@ describe('deliveryUpdateOf', () => {
       ['delivered', 'delivered'],
     ])('maps status %p to %s', (code, status) => {
       expect(updateOf(wasenderUpdate(code))).toEqual({
-        wamid: '3EB0OUT', provider: 'wasender', recipient: '16505551234', status, at: new Date(1750031010123), error: null,
+        wamid: '3EB0OUT', provider: 'wasender', tenant: '', recipient: '16505551234', status, at: new Date(1750031010123), error: null,
       });
     });
 
@@ -108,7 +108,7 @@ describe('deliveryUpdateOf', () => {
         message: { key: { id: 'GMSG', remoteJid: 'g1@g.us', fromMe: true }, receipt: receipt({ readTimestamp: 1750031100 }) },
       });
       expect(updateOf(body)).toEqual({
-        wamid: 'GMSG', provider: 'wasender', recipient: '111', status: 'read', at: new Date(1750031100 * 1000), error: null,
+        wamid: 'GMSG', provider: 'wasender', tenant: '', recipient: '111', status: 'read', at: new Date(1750031100 * 1000), error: null,
       });
     });
 
@@ -123,7 +123,7 @@ describe('deliveryUpdateOf', () => {
   describe('generic statuses', () => {
     it('reads the status field, whatever the type says', () => {
       expect(updateOf(genericStatus({ status: 'DELIVERED', type: 'text' }))).toEqual({
-        wamid: 'G1', provider: 'generic', recipient: '1555', status: 'delivered', at: new Date(1750030075 * 1000), error: null,
+        wamid: 'G1', provider: 'generic', tenant: '', recipient: '1555', status: 'delivered', at: new Date(1750030075 * 1000), error: null,
       });
     });
 
@@ -154,5 +154,17 @@ describe('deliveryUpdateOf', () => {
     ])('is null for %s', (_name, body) => {
       expect(updateOf(body)).toBeNull();
     });
+  });
+});
+
+describe('deliveryUpdateOf: whose record', () => {
+  const evolutionUpdate = (instance: string) => parseEvolutionBody({
+    event: 'messages.update', instance, data: { keyId: 'SAMEID', remoteJid: '5511987654321@s.whatsapp.net', fromMe: true, status: 'READ' },
+  })[0]!;
+
+  it("keys a gateway's record by its tenant: the same id from two instances is two records", () => {
+    expect(deliveryUpdateOf(evolutionUpdate('sales'))).toMatchObject({ wamid: 'SAMEID', provider: 'evolution', tenant: 'sales' });
+    expect(deliveryUpdateOf(evolutionUpdate('support'))).toMatchObject({ wamid: 'SAMEID', provider: 'evolution', tenant: 'support' });
+    expect([...TENANT_SCOPED_RECORDS].sort()).toEqual(['evolution', 'waha', 'wasender']);
   });
 });

@@ -133,7 +133,7 @@ describe('parseWasenderBody', () => {
         ['wasender:receipt:SDK:played:333@s.whatsapp.net', 'status', 'played', '333', true, new Date(1750031300000)],
       ]);
       expect(deliveryUpdateOf(events[0]!)).toEqual({
-        wamid: 'SDK', provider: 'wasender', recipient: '111', status: 'read', at: new Date(1750031100000), error: null,
+        wamid: 'SDK', provider: 'wasender', tenant: '', recipient: '111', status: 'read', at: new Date(1750031100000), error: null,
       });
       // The same receipt in Baileys' shape has the same key: one read, whichever shape carried it.
       const [baileys] = parseWasenderBody(body('message-receipt.update', { key: { id: 'SDK' }, receipt: { userJid: '111@s.whatsapp.net', readTimestamp: 1 } }));

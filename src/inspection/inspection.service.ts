@@ -30,13 +30,16 @@ export class InspectionService {
 
   /**
    * The delivery record of an outbound message. Records are per source; a message id reported
-   * by more than one source (rare: ids are the provider's) needs `provider` to choose.
+   * by more than one source (rare: ids are the provider's) needs `provider` to choose; one
+   * reported by several tenants of a gateway (sessions, instances), `tenant`.
    */
-  async delivery(wamid: string, provider?: ProviderName): Promise<DeliveryDto> {
-    const records = await this.deliveries.findAll(wamid, provider);
-    if (records.length === 0) throw new NotFoundError(`no delivery record for ${wamid}${provider ? ` from ${provider}` : ''}`);
+  async delivery(wamid: string, provider?: ProviderName, tenant?: string): Promise<DeliveryDto> {
+    const records = await this.deliveries.findAll(wamid, provider, tenant);
+    if (records.length === 0) throw new NotFoundError(`no delivery record for ${wamid}${provider ? ` from ${provider}` : ''}${tenant ? ` of tenant ${tenant}` : ''}`);
     if (records.length > 1) {
-      throw new ConflictError(`${records.length} sources reported ${wamid} (${records.map((r) => r.provider).join(', ')}): choose one with ?provider=`);
+      const who = records.map((r) => (r.tenant === null ? r.provider : `${r.provider} ${r.tenant}`));
+      const choose = new Set(records.map((r) => r.provider)).size > 1 ? '?provider= (and ?tenant=)' : '?tenant=';
+      throw new ConflictError(`${records.length} sources or tenants reported ${wamid} (${who.join(', ')}): choose one with ${choose}`);
     }
     const [record] = records;
     const iso = (d: Date | null) => d?.toISOString() ?? null;

@@ -67,11 +67,12 @@ export class RetentionRepository {
   purgeDeliveryRecords(days: number, limit: number): Promise<number> {
     return this.prisma.$executeRaw`
       WITH doomed AS MATERIALIZED (
-        SELECT provider, wamid FROM deliveries
+        SELECT provider, tenant, wamid FROM deliveries
         WHERE updated_at < now() - make_interval(days => ${days}::int)
         LIMIT ${limit}::int
         FOR UPDATE SKIP LOCKED
       )
-      DELETE FROM deliveries AS d USING doomed WHERE d.provider = doomed.provider AND d.wamid = doomed.wamid`;
+      DELETE FROM deliveries AS d USING doomed
+      WHERE d.provider = doomed.provider AND d.tenant = doomed.tenant AND d.wamid = doomed.wamid`;
   }
 }

@@ -7,6 +7,7 @@ import { MetaSource } from './sources/meta.source.js';
 import { TwilioSource } from './sources/twilio.source.js';
 import { WahaSource } from './sources/waha.source.js';
 import { WasenderSource } from './sources/wasender.source.js';
+import { TenantBindings } from '../tenants/tenant-bindings.js';
 import { WebhookSources } from './sources/webhook-sources.service.js';
 import { WebhookIngress } from './webhook-ingress.js';
 import { WebhooksController } from './webhooks.controller.js';
@@ -17,6 +18,6 @@ const SOURCES = [MetaSource, WasenderSource, GenericSource, TwilioSource, Dialog
 @Module({
   imports: [DedupModule],
   controllers: [WebhooksController],
-  providers: [WebhooksService, WebhookIngress, WebhookSources, ...SOURCES],
+  providers: [WebhooksService, WebhookIngress, WebhookSources, TenantBindings, ...SOURCES],
 })
 export class WebhooksModule {}

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InvalidPayloadError, SignatureError, VerificationFailedError } from '../common/domain-errors.js';
+import { InvalidPayloadError, SignatureError, TenantNotBoundError, VerificationFailedError } from '../common/domain-errors.js';
 import { AppConfig } from '../config/app-config.js';
 import { DedupService } from '../dedup/dedup.service.js';
 import { detectProvider } from '../events/detect-provider.js';
@@ -8,7 +8,7 @@ import { MetricsService } from '../metrics/metrics.service.js';
 import { safeEqual } from './signatures.js';
 import { isStale } from './stale-events.js';
 import type { WebhookRoute } from '../metrics/webhook-traffic.js';
-import type { InboundDelivery, WebhookSource } from './sources/webhook-source.js';
+import type { WebhookSource } from './sources/webhook-source.js';
 import { WebhookSources } from './sources/webhook-sources.service.js';
 import type { EventResult, WebhookAck, WebhookDelivery } from './webhook-delivery.js';
 
@@ -61,11 +61,12 @@ export class WebhooksService {
   async receive(delivery: WebhookDelivery, named?: WebhookSource): Promise<WebhookReceipt> {
     const shape = detectProvider(delivery.body); // 400 unless a JSON object (a form body decodes to one)
     const source = named ?? this.sources.named(shape); // 404 for an unknown name, 403 when not enabled
-    const verification = this.verify(source, delivery);
+    const verification = this.refusing(source, () => source.verify(delivery));
     if (source.shape !== null && shape !== source.shape) {
       throw new InvalidPayloadError(`the body has the ${shape} shape, not ${source.name}'s: post it to /webhook/${shape}`);
     }
-    const events = source.parse(delivery, verification);
+    // Parsing checks the events' tenants against the credential's (TENANTS_FILE): a 401 too.
+    const events = this.refusing(source, () => source.parse(delivery, verification));
     if (events.length === 0) throw new InvalidPayloadError(`no event with an idempotency key in the body (${source.name} payload)`);
     const results = await this.claimFresh(events);
     this.metrics.eventsClaimed(events, results);
@@ -79,13 +80,15 @@ export class WebhooksService {
     return { source, ack };
   }
 
-  private verify(source: WebhookSource, delivery: InboundDelivery) {
+  private refusing<T>(source: WebhookSource, work: () => T): T {
     try {
-      return source.verify(delivery);
+      return work();
     } catch (error) {
       if (error instanceof SignatureError) {
         this.metrics.signatureRejected(source.name, error.reason);
-        this.logger.warn(`rejected a ${source.name} delivery: ${error.message}`);
+        // The tenant a refused delivery names may hold a phone number (Twilio's): never logged.
+        const why = error instanceof TenantNotBoundError ? 'its credential is not bound to the tenant it names (TENANTS_FILE)' : error.message;
+        this.logger.warn(`rejected a ${source.name} delivery: ${why}`);
       }
       throw error;
     }

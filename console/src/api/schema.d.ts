@@ -453,6 +453,8 @@ export interface components {
             wamid: string;
             /** @enum {string} */
             provider: "meta" | "wasender" | "generic" | "twilio" | "360dialog" | "waha" | "evolution";
+            /** @description the gateway's session or instance whose record it is; null for sources whose ids are global */
+            tenant: string | null;
             recipient: string | null;
             /**
              * @description the furthest status reached; failed is terminal
@@ -888,6 +890,8 @@ export interface operations {
             query?: {
                 /** @description the source whose record to show; needed only when several sources reported the id */
                 provider?: "meta" | "wasender" | "generic" | "twilio" | "360dialog" | "waha" | "evolution";
+                /** @description the gateway's session or instance whose record to show; needed only when several reported the id */
+                tenant?: string;
             };
             header?: never;
             path: {
@@ -934,7 +938,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description several sources reported this id: choose one with ?provider= */
+            /** @description several sources, or several tenants of a gateway, reported this id: choose one with ?provider= or ?tenant= */
             409: {
                 headers: {
                     [name: string]: unknown;

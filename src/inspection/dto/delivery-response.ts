@@ -9,6 +9,8 @@ const at = (what: string) => ({ type: String, format: 'date-time', nullable: tru
 export class DeliveryDto {
   @ApiProperty() wamid!: string;
   @ApiProperty({ enum: PROVIDERS }) provider!: ProviderName;
+  @ApiProperty({ type: String, nullable: true, description: "the gateway's session or instance whose record it is; null for sources whose ids are global" })
+  tenant!: string | null;
   @ApiProperty({ type: String, nullable: true }) recipient!: string | null;
   @ApiProperty({ enum: ['sent', 'delivered', 'read', 'played', 'failed'], description: 'the furthest status reached; failed is terminal' })
   status!: DeliveryStatus;

@@ -127,4 +127,10 @@ export class DeliveryQuery {
   @IsOptional()
   @IsIn(PROVIDERS)
   provider?: ProviderName;
+
+  @ApiPropertyOptional({ description: "the gateway's session or instance whose record to show; needed only when several reported the id", maxLength: 128 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  tenant?: string;
 }

@@ -39,11 +39,14 @@ export class DestinationsStep implements EventStep {
 }
 
 /**
- * The conversation an event belongs to: its business number and the other party (a status is
- * about the recipient, so it joins that user's conversation). None without another party: such
- * an event is delivered in no particular order.
+ * The conversation an event belongs to: its tenant (business number, session, instance) and
+ * the other party (a status is about the recipient, so it joins that user's conversation), so a
+ * stuck head holds only its own tenant's conversation. None without another party: such an
+ * event is delivered in no particular order. A `|` or `\` in the tenant is escaped, so tenant
+ * `a|b` with user `c` is not tenant `a` with user `b|c`; keys of other tenants are unchanged.
  */
 export function conversationOf(event: NormalizedEvent): string | null {
   const party = event.sender ?? event.userId;
-  return party === null ? null : `${event.tenant ?? ''}|${party}`.slice(0, 300);
+  const tenant = (event.tenant ?? '').replace(/[\\|]/g, '\\$&');
+  return party === null ? null : `${tenant}|${party}`.slice(0, 300);
 }

@@ -4,6 +4,7 @@ import { AppConfig } from '../../config/app-config.js';
 import { parseMetaBody } from '../../events/meta.parser.js';
 import type { JsonObject } from '../../events/payload-values.js';
 import { check360dialogSignature, checkSharedSecret } from '../signatures.js';
+import type { TenantBinding } from '../../tenants/tenants-file.js';
 import { CredentialedSource, type InboundDelivery, type Verification } from './webhook-source.js';
 
 /**
@@ -25,8 +26,10 @@ export class Dialog360Source extends CredentialedSource {
     return [...this.config.DIALOG360_PLATFORM_SECRET, ...this.config.DIALOG360_HEADER_SECRET];
   }
 
-  protected check(delivery: InboundDelivery): Verification {
-    const { DIALOG360_PLATFORM_SECRET: platformSecrets, DIALOG360_HEADER_SECRET: headerSecrets, DIALOG360_HEADER_NAME: headerName } = this.config;
+  protected check(delivery: InboundDelivery, binding?: TenantBinding): Verification {
+    const { DIALOG360_PLATFORM_SECRET: platformSecrets, DIALOG360_HEADER_NAME: headerName } = this.config;
+    // The platform secret is the partner's, for every channel; a TENANTS_FILE entry holds one channel's header credential.
+    const headerSecrets = binding?.credentials ?? this.config.DIALOG360_HEADER_SECRET;
     if (platformSecrets.length > 0) {
       const failure = check360dialogSignature(delivery.rawBody, delivery.header('x-360dialog-signature'), platformSecrets);
       if (failure) throw new SignatureError('x-360dialog-signature', failure);
@@ -36,6 +39,10 @@ export class Dialog360Source extends CredentialedSource {
       if (failure) throw new SignatureError(headerName, failure);
     }
     return { authenticated: true };
+  }
+
+  override get replacedCredentials() {
+    return this.config.DIALOG360_HEADER_SECRET;
   }
 
   protected parseBody(body: JsonObject) {

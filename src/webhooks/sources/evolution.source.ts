@@ -4,6 +4,7 @@ import { AppConfig } from '../../config/app-config.js';
 import { parseEvolutionBody } from '../../events/evolution.parser.js';
 import type { JsonObject } from '../../events/payload-values.js';
 import { checkEvolutionApiKey } from '../evolution-credential.js';
+import type { TenantBinding } from '../../tenants/tenants-file.js';
 import { CredentialedSource, type InboundDelivery, type Verification } from './webhook-source.js';
 
 /**
@@ -26,9 +27,9 @@ export class EvolutionSource extends CredentialedSource {
     return this.config.EVOLUTION_API_KEY;
   }
 
-  protected check(delivery: InboundDelivery): Verification {
+  protected check(delivery: InboundDelivery, binding?: TenantBinding): Verification {
     const body = delivery.body as JsonObject;
-    const failure = checkEvolutionApiKey(body.apikey, delivery.header(this.config.EVOLUTION_HEADER_NAME.toLowerCase()), this.credentials);
+    const failure = checkEvolutionApiKey(body.apikey, delivery.header(this.config.EVOLUTION_HEADER_NAME.toLowerCase()), binding?.credentials ?? this.credentials);
     if (failure) throw new SignatureError(`apikey (or ${this.config.EVOLUTION_HEADER_NAME})`, failure);
     return { authenticated: true };
   }

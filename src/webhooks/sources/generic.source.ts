@@ -4,6 +4,7 @@ import { checkStandardWebhook, signingKey } from '../../common/standard-webhooks
 import { AppConfig } from '../../config/app-config.js';
 import { parseGenericBody } from '../../events/generic.parser.js';
 import type { JsonObject } from '../../events/payload-values.js';
+import type { TenantBinding } from '../../tenants/tenants-file.js';
 import { CredentialedSource, type InboundDelivery, type Verification } from './webhook-source.js';
 
 /** The generic flat shape, signed with Standard Webhooks (webhook-id, -timestamp, -signature). */
@@ -19,13 +20,13 @@ export class GenericSource extends CredentialedSource {
     this.credentials = config.GENERIC_WEBHOOK_SECRET.map(signingKey);
   }
 
-  protected check(delivery: InboundDelivery): Verification {
+  protected check(delivery: InboundDelivery, binding?: TenantBinding): Verification {
     const headers = {
       id: delivery.header('webhook-id'),
       timestamp: delivery.header('webhook-timestamp'),
       signature: delivery.header('webhook-signature'),
     };
-    const failure = checkStandardWebhook(this.credentials, headers, delivery.rawBody, this.config.WEBHOOK_TOLERANCE_SECONDS);
+    const failure = checkStandardWebhook(binding?.credentials.map(signingKey) ?? this.credentials, headers, delivery.rawBody, this.config.WEBHOOK_TOLERANCE_SECONDS);
     if (failure) throw new SignatureError(failure.header, failure.reason);
     // The signature covers the webhook-id: it may key an event whose body has no id.
     return { authenticated: true, deliveryId: headers.id };

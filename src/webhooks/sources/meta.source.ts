@@ -4,6 +4,7 @@ import { AppConfig } from '../../config/app-config.js';
 import { parseMetaBody } from '../../events/meta.parser.js';
 import type { JsonObject } from '../../events/payload-values.js';
 import { checkMetaSignature } from '../signatures.js';
+import type { TenantBinding } from '../../tenants/tenants-file.js';
 import { CredentialedSource, type InboundDelivery, type Verification } from './webhook-source.js';
 
 /** Meta's WhatsApp Cloud API: X-Hub-Signature-256 with the app secret. */
@@ -21,8 +22,8 @@ export class MetaSource extends CredentialedSource {
     return this.config.WHATSAPP_APP_SECRET;
   }
 
-  protected check(delivery: InboundDelivery): Verification {
-    const failure = checkMetaSignature(delivery.rawBody, delivery.header('x-hub-signature-256'), this.credentials);
+  protected check(delivery: InboundDelivery, binding?: TenantBinding): Verification {
+    const failure = checkMetaSignature(delivery.rawBody, delivery.header('x-hub-signature-256'), binding?.credentials ?? this.credentials);
     if (failure) throw new SignatureError('X-Hub-Signature-256', failure);
     return { authenticated: true };
   }

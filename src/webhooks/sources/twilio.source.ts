@@ -5,6 +5,7 @@ import { twilioParams, type TwilioParams } from '../../events/twilio-params.js';
 import { parseTwilioBody } from '../../events/twilio.parser.js';
 import { FORM_BODY } from '../body-formats.js';
 import { checkTwilioSignature } from '../twilio-signature.js';
+import type { TenantBinding } from '../../tenants/tenants-file.js';
 import { CredentialedSource, type AckAnswer, type InboundDelivery, type Verification } from './webhook-source.js';
 
 /** An empty TwiML document: the 200 Twilio expects from a messaging webhook (no reply is sent). */
@@ -61,7 +62,7 @@ export class TwilioSource extends CredentialedSource {
   }
 
   /** `delivery.body` is the canonical parameters here (see verify). */
-  protected check(delivery: InboundDelivery): Verification {
+  protected check(delivery: InboundDelivery, binding?: TenantBinding): Verification {
     const failure = checkTwilioSignature(
       {
         url: `${this.config.PUBLIC_BASE_URL!.replace(/\/+$/, '')}${delivery.url}`,
@@ -69,7 +70,8 @@ export class TwilioSource extends CredentialedSource {
         signature: delivery.header('x-twilio-signature'),
         settings: delivery.header('x-twilio-webhooks-signature-settings'),
       },
-      { authTokens: this.config.TWILIO_AUTH_TOKEN, sharedKeys: this.config.TWILIO_WEBHOOK_SHARED_KEY },
+      // A TENANTS_FILE entry holds that account's Auth Tokens.
+      binding ? { authTokens: binding.credentials, sharedKeys: [] } : { authTokens: this.config.TWILIO_AUTH_TOKEN, sharedKeys: this.config.TWILIO_WEBHOOK_SHARED_KEY },
     );
     if (failure) throw new SignatureError('X-Twilio-Signature', failure);
     return { authenticated: true };

@@ -4,6 +4,7 @@ import { AppConfig } from '../../config/app-config.js';
 import type { JsonObject } from '../../events/payload-values.js';
 import { parseWahaBody } from '../../events/waha.parser.js';
 import { checkWahaSignature } from '../waha-signature.js';
+import type { TenantBinding } from '../../tenants/tenants-file.js';
 import { CredentialedSource, type InboundDelivery, type Verification } from './webhook-source.js';
 
 /** WAHA (WhatsApp HTTP API): X-Webhook-Hmac, the hex HMAC-SHA512 of the body keyed by the webhook's hmac key. */
@@ -21,12 +22,12 @@ export class WahaSource extends CredentialedSource {
     return this.config.WAHA_WEBHOOK_HMAC_KEY;
   }
 
-  protected check(delivery: InboundDelivery): Verification {
+  protected check(delivery: InboundDelivery, binding?: TenantBinding): Verification {
     const failure = checkWahaSignature(
       delivery.rawBody,
       delivery.header('x-webhook-hmac'),
       delivery.header('x-webhook-hmac-algorithm'),
-      this.credentials,
+      binding?.credentials ?? this.credentials,
     );
     if (failure) throw new SignatureError('X-Webhook-Hmac', failure);
     return { authenticated: true };

@@ -4,6 +4,7 @@ import { AppConfig } from '../../config/app-config.js';
 import type { JsonObject } from '../../events/payload-values.js';
 import { parseWasenderBody } from '../../events/wasender.parser.js';
 import { checkSharedSecret } from '../signatures.js';
+import type { TenantBinding } from '../../tenants/tenants-file.js';
 import { CredentialedSource, type InboundDelivery, type Verification } from './webhook-source.js';
 
 /** WASenderApi: the webhook secret itself in X-Webhook-Signature (WASender does not sign the body). */
@@ -21,16 +22,19 @@ export class WasenderSource extends CredentialedSource {
     return this.config.WASENDER_WEBHOOK_SECRET;
   }
 
-  protected check(delivery: InboundDelivery): Verification {
-    const failure = checkSharedSecret(delivery.header('x-webhook-signature'), this.credentials);
+  protected check(delivery: InboundDelivery, binding?: TenantBinding): Verification {
+    const failure = checkSharedSecret(delivery.header('x-webhook-signature'), binding?.credentials ?? this.credentials);
     if (failure) throw new SignatureError('X-Webhook-Signature', failure);
     return { authenticated: true };
   }
 
-  /** WASender's body names no business number: the tenant is WASENDER_TENANT when configured. */
-  protected parseBody(body: JsonObject) {
+  /**
+   * WASender's body names no business number: the tenant is the one TENANTS_FILE binds the
+   * secret to, else WASENDER_TENANT when configured.
+   */
+  protected parseBody(body: JsonObject, verification: Verification) {
     const events = parseWasenderBody(body);
-    const tenant = this.config.WASENDER_TENANT;
+    const tenant = this.boundTenant(verification) ?? this.config.WASENDER_TENANT;
     return tenant === undefined ? events : events.map((event) => ({ ...event, tenant }));
   }
 }

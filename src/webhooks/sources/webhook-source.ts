@@ -1,8 +1,11 @@
+import { SignatureError } from '../../common/domain-errors.js';
 import type { ShapeName } from '../../events/detect-provider.js';
 import type { NormalizedEvent, ProviderName } from '../../events/normalized-event.js';
 import type { JsonObject } from '../../events/payload-values.js';
 import { JSON_BODY, type BodyFormat } from '../body-formats.js';
+import type { TenantBinding } from '../../tenants/tenants-file.js';
 import type { WebhookAck, WebhookDelivery } from '../webhook-delivery.js';
+import { checkTenants, tenantOfBinding } from './tenant-check.js';
 
 /** What a source's verifier and parser see of one POST to a webhook URL. */
 export type InboundDelivery = WebhookDelivery;
@@ -13,6 +16,8 @@ export interface Verification {
   authenticated: boolean;
   /** A sender-chosen delivery id that the signature covers (Standard Webhooks `webhook-id`). */
   deliveryId?: string;
+  /** The tenants its credential is bound to (TENANTS_FILE); absent: an environment credential, any tenant. */
+  tenants?: readonly string[];
 }
 
 /** The 200 a source's provider expects for a stored delivery. */
@@ -60,25 +65,61 @@ export abstract class CredentialedSource implements WebhookSource {
   readonly bodyFormat: BodyFormat = JSON_BODY;
   readonly takesUrlSuffix: boolean = false;
   protected abstract readonly credentials: readonly unknown[];
+  /** TENANTS_FILE's entries for this source: when there are any, they are its only credentials. */
+  private bindings: readonly TenantBinding[] = [];
 
   get hasCredential(): boolean {
-    return this.credentials.length > 0;
+    return this.credentials.length > 0 || this.bindings.length > 0;
+  }
+
+  /** The environment credentials that TENANTS_FILE's entries replace (what start-up names as ignored). */
+  get replacedCredentials(): readonly unknown[] {
+    return this.credentials;
+  }
+
+  bindTenants(bindings: readonly TenantBinding[]): void {
+    this.bindings = bindings;
   }
 
   verify(delivery: InboundDelivery): Verification {
-    return this.hasCredential ? this.check(delivery) : { authenticated: false };
+    if (!this.hasCredential) return { authenticated: false };
+    if (this.bindings.length === 0) return this.check(delivery);
+    // Every entry is tried: a credential listed for several tenants may carry any of them.
+    let matched: Verification | undefined;
+    let failure: SignatureError | undefined;
+    const tenants: string[] = [];
+    for (const binding of this.bindings) {
+      try {
+        matched = this.check(delivery, binding);
+        tenants.push(binding.tenant);
+      } catch (error) {
+        if (!(error instanceof SignatureError)) throw error;
+        failure ??= error;
+      }
+    }
+    if (matched === undefined) throw failure!;
+    return { ...matched, tenants };
   }
 
   parse(delivery: InboundDelivery, verification: Verification): NormalizedEvent[] {
     const events = this.parseBody(delivery.body as JsonObject, verification, delivery);
+    if (verification.tenants !== undefined) checkTenants(this.name, events, verification.tenants);
     return verification.authenticated ? events.map((event) => ({ ...event, authenticated: true })) : events;
+  }
+
+  /** The one tenant a verified credential is bound to, for sources whose body names none (WASender). */
+  protected boundTenant(verification: Verification): string | undefined {
+    return tenantOfBinding(verification);
   }
 
   answer(ack: WebhookAck): AckAnswer {
     return { contentType: 'application/json; charset=utf-8', body: JSON.stringify(ack) };
   }
 
-  /** Throws SignatureError unless the delivery carries a valid signature made with a credential. */
-  protected abstract check(delivery: InboundDelivery): Verification;
+  /**
+   * Throws SignatureError unless the delivery carries a valid signature made with a credential:
+   * one of `binding`'s, or without one the environment's.
+   */
+  protected abstract check(delivery: InboundDelivery, binding?: TenantBinding): Verification;
   protected abstract parseBody(body: JsonObject, verification: Verification, delivery: InboundDelivery): NormalizedEvent[];
 }

@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { NotFoundError, SourceDisabledError } from '../../common/domain-errors.js';
 import { AppConfig } from '../../config/app-config.js';
 import { PROVIDER_NAMES, type ProviderName } from '../../events/normalized-event.js';
+import { TenantBindings } from '../../tenants/tenant-bindings.js';
 import { Dialog360Source } from './dialog360.source.js';
 import { EvolutionSource } from './evolution.source.js';
 import { GenericSource } from './generic.source.js';
@@ -9,7 +10,7 @@ import { MetaSource } from './meta.source.js';
 import { TwilioSource } from './twilio.source.js';
 import { WahaSource } from './waha.source.js';
 import { WasenderSource } from './wasender.source.js';
-import type { WebhookSource } from './webhook-source.js';
+import type { CredentialedSource, WebhookSource } from './webhook-source.js';
 
 /**
  * The webhook sources and which of them are enabled (WEBHOOK_PROVIDERS). At start it enforces
@@ -31,8 +32,10 @@ export class WebhookSources implements OnModuleInit {
     dialog360: Dialog360Source,
     waha: WahaSource,
     evolution: EvolutionSource,
+    private readonly tenants: TenantBindings,
   ) {
-    const sources: WebhookSource[] = [meta, wasender, generic, twilio, dialog360, waha, evolution];
+    const sources: CredentialedSource[] = [meta, wasender, generic, twilio, dialog360, waha, evolution];
+    for (const source of sources) source.bindTenants(tenants.of(source.name));
     this.all = new Map(sources.map((source) => [source.name, source]));
     this.enabled = new Set(config.WEBHOOK_PROVIDERS);
   }
@@ -63,12 +66,24 @@ export class WebhookSources implements OnModuleInit {
           .join('; '),
       );
     }
+    for (const source of enabled) this.announceTenantBindings(source as CredentialedSource);
     for (const source of unsigned) {
       this.logger.warn(
         `webhook source ${source.name} takes unauthenticated deliveries (${source.credentialVariable} is not set): ` +
           `anyone who can reach /webhook/${source.name} can store events; they are forwarded marked authenticated=false and never change delivery records`,
       );
     }
+  }
+
+  /**
+   * TENANTS_FILE wins over the environment for a source it binds: an environment credential
+   * means any tenant, so one left over would reopen the hole the file closes.
+   */
+  private announceTenantBindings(source: CredentialedSource): void {
+    const bound = this.tenants.of(source.name).length;
+    if (bound === 0) return;
+    const ignored = source.replacedCredentials.length > 0 ? `; its credentials from the environment (${source.credentialVariable}) are ignored` : '';
+    this.logger.log(`webhook source ${source.name}: TENANTS_FILE binds credentials to ${bound} tenant(s) and wins${ignored}`);
   }
 
   private ifEnabled(source: WebhookSource): WebhookSource {

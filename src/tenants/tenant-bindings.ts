@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config.js';
+import type { ProviderName } from '../events/normalized-event.js';
+import { loadTenantsFile, TenantsFileError, type TenantBinding } from './tenants-file.js';
+
+/**
+ * TENANTS_FILE's bindings of credentials to tenants, per source, read and validated once at
+ * boot (a wrong entry stops the start, naming the file and the entry).
+ */
+@Injectable()
+export class TenantBindings {
+  private readonly bySource = new Map<ProviderName, TenantBinding[]>();
+
+  constructor(config: AppConfig) {
+    const all = config.TENANTS_FILE === undefined ? [] : loadTenantsFile(config.TENANTS_FILE);
+    for (const binding of all) this.bySource.set(binding.source, [...(this.bySource.get(binding.source) ?? []), binding]);
+    // The file's secret names the WASender tenant; a second, global answer would contradict it.
+    if (this.bySource.has('wasender') && config.WASENDER_TENANT !== undefined) {
+      throw new TenantsFileError([`TENANTS_FILE ${config.TENANTS_FILE}: binds wasender tenants, so WASENDER_TENANT must be unset (each secret names its tenant)`]);
+    }
+  }
+
+  of(source: ProviderName): readonly TenantBinding[] {
+    return this.bySource.get(source) ?? [];
+  }
+}
