@@ -74,7 +74,7 @@ describe('probe migrations that break a rule fail, naming the rule, the file and
     ['volatile-default', ['squawk:adding-field-with-default'], 'DEFAULT gen_random_uuid()'],
     ['set-not-null', ['not-null-without-validated-check'], 'ALTER COLUMN "tenant" SET NOT NULL'],
     ['set-not-null-check-not-validated', ['not-null-without-validated-check'], 'ALTER COLUMN "tenant" SET NOT NULL'],
-    ['primary-key-on-nullable-column', ['not-null-without-validated-check'], 'PRIMARY KEY USING INDEX "deliveries_provider_tenant_wamid_key"'],
+    ['primary-key-on-nullable-column', ['not-null-without-validated-check'], 'PRIMARY KEY USING INDEX "deliveries_provider_channel_wamid_key"'],
     ['vacuum-full', ['table-rewrite'], 'VACUUM FULL "messages"'],
     ['cluster', ['table-rewrite'], 'CLUSTER "deliveries"'],
     ['serial-column', ['table-rewrite'], 'ADD COLUMN "seq" BIGSERIAL'],
