@@ -1,6 +1,7 @@
 import { readEnvelope, type Envelope } from './evolution-envelope.js';
 import { messageRefOf, statusRefOf } from './evolution-message-ref.js';
 import { evolutionStatusName } from './evolution-status.js';
+import { withinLimit } from './field-limits.js';
 import { buildContentKey, buildKey } from './idempotency-key.js';
 import { createEvent, type NormalizedEvent } from './normalized-event.js';
 import { isJsonObject, listOf, readString, readTimestamp, type JsonObject } from './payload-values.js';
@@ -60,7 +61,7 @@ function messageEvent(envelope: Envelope, item: JsonObject): NormalizedEvent | n
 /** One event per message and status: SERVER_ACK, DELIVERY_ACK and READ of one message are three events. */
 function statusEvent(envelope: Envelope, item: JsonObject): NormalizedEvent | null {
   const ref = statusRefOf(item);
-  const status = evolutionStatusName(item.status);
+  const status = evolutionStatusName(typeof item.status === 'string' ? withinLimit(item.status, 'data.status', 'status') : item.status);
   if (ref.id === null || status === null) return null;
   return createEvent({
     key: buildKey('evolution', 'msg', [ref.id, status], envelope.instance),

@@ -1,3 +1,4 @@
+import { withinLimit } from './field-limits.js';
 import { buildContentKey, buildKey } from './idempotency-key.js';
 import { createEvent, type NormalizedEvent } from './normalized-event.js';
 import {
@@ -47,7 +48,7 @@ export function parseMetaBody(body: JsonObject, provider: MetaShapedProvider = '
 function collectChange(provider: MetaShapedProvider, entry: JsonObject, change: JsonObject, events: NormalizedEvent[]): void {
   const value = isJsonObject(change.value) ? change.value : {};
   const found = events.length;
-  const tenant = readText(objectAt(value, 'metadata')?.phone_number_id);
+  const tenant = withinLimit(readText(objectAt(value, 'metadata')?.phone_number_id), 'metadata.phone_number_id', 'tenant');
   const context: ChangeContext = { provider, field: change.field ?? null, entryId: entry.id ?? null, value, tenant };
   const contactsById = indexContacts(value.contacts);
   for (const message of arrayOf(value.messages)) {
@@ -66,7 +67,7 @@ function collectChange(provider: MetaShapedProvider, entry: JsonObject, change: 
  * business-scoped user id (`from_user_id`, BSUID) names them. The key never depends on either.
  */
 function messageEvent(context: ChangeContext, message: JsonObject, contactsById: Map<string, JsonObject>): NormalizedEvent | null {
-  const wamid = readString(message.id);
+  const wamid = withinLimit(readString(message.id), 'messages[].id', 'id');
   if (wamid === null) return null;
   const phone = readText(message.from);
   const contact = (phone === null ? null : contactsById.get(phone)) ?? contactsById.get(readText(message.from_user_id) ?? '') ?? null;
@@ -97,10 +98,10 @@ function messageEvent(context: ChangeContext, message: JsonObject, contactsById:
  * the status value is part of the key; in groups each participant reports separately.
  */
 function statusEvent(context: ChangeContext, status: JsonObject): NormalizedEvent | null {
-  const wamid = readString(status.id);
-  const statusValue = readString(status.status)?.toLowerCase() ?? null;
+  const wamid = withinLimit(readString(status.id), 'statuses[].id', 'id');
+  const statusValue = withinLimit(readString(status.status), 'statuses[].status', 'status')?.toLowerCase() ?? null;
   if (wamid === null || statusValue === null) return null;
-  const participant = readText(status.recipient_participant_id);
+  const participant = withinLimit(readText(status.recipient_participant_id), 'statuses[].recipient_participant_id', 'id');
   const keyParts = participant === null ? [wamid, statusValue] : [wamid, statusValue, participant];
   const userId = readText(status.recipient_user_id);
   return createEvent({
