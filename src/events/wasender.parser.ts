@@ -62,7 +62,7 @@ function messagesOf(item: JsonObject): JsonObject[] {
 
 function messageEvent(envelope: Envelope, message: JsonObject): NormalizedEvent | null {
   const key = objectAt(message, 'key');
-  const id = withinLimit(readString(key?.id), 'key.id', 'id');
+  const id = withinLimit(readString(key?.id), 'data.messages.key.id', 'id');
   if (key === null || id === null) return null;
   return createEvent({
     key: buildKey('wasender', 'msg', [id]),
