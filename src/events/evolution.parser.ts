@@ -4,6 +4,7 @@ import { evolutionStatusName } from './evolution-status.js';
 import { withinLimit } from './field-limits.js';
 import { buildContentKey, buildKey } from './idempotency-key.js';
 import { createEvent, type NormalizedEvent } from './normalized-event.js';
+import { withoutPairingMaterial } from './pairing-material.js';
 import { isJsonObject, listOf, readString, readTimestamp, type JsonObject } from './payload-values.js';
 import { wasenderMessageType } from './wasender-message-type.js';
 
@@ -96,7 +97,8 @@ function otherEvent(envelope: Envelope, data: unknown): NormalizedEvent {
     tenant: envelope.instance,
     providerTimestamp: readTimestamp(envelope.date_time),
     fromMe: false,
-    raw: { ...envelope, data: data ?? null },
+    // The key hashes the content as sent (two QR refreshes stay two events); the stored copy has no pairing material.
+    raw: { ...envelope, data: withoutPairingMaterial('evolution', envelope.event, data ?? null) },
   });
 }
 

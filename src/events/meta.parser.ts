@@ -64,14 +64,17 @@ function collectChange(provider: MetaShapedProvider, entry: JsonObject, change: 
 
 /**
  * A user with a username may withhold the phone number: `from` is then absent and only the
- * business-scoped user id (`from_user_id`, BSUID) names them. The key never depends on either.
+ * business-scoped user id (`from_user_id`, BSUID) names them; a message with neither is from the
+ * change's contact when there is only one (its `user_id`). The key never depends on any of them.
  */
 function messageEvent(context: ChangeContext, message: JsonObject, contactsById: Map<string, JsonObject>): NormalizedEvent | null {
   const wamid = withinLimit(readString(message.id), 'messages[].id', 'id');
   if (wamid === null) return null;
   const phone = readText(message.from);
-  const contact = (phone === null ? null : contactsById.get(phone)) ?? contactsById.get(readText(message.from_user_id) ?? '') ?? null;
-  const userId = readText(message.from_user_id) ?? readText(contact?.user_id);
+  const fromUserId = readText(message.from_user_id);
+  const named = (phone === null ? null : contactsById.get(phone)) ?? (fromUserId === null ? null : contactsById.get(fromUserId));
+  const contact = named ?? (phone === null && fromUserId === null ? soleContact(context.value) : null);
+  const userId = fromUserId ?? readText(contact?.user_id);
   return createEvent({
     key: buildKey(context.provider, 'msg', [wamid]),
     provider: context.provider,

@@ -3,6 +3,7 @@ import { buildContentKey, buildKey } from './idempotency-key.js';
 import { createEvent, type NormalizedEvent } from './normalized-event.js';
 import { objectAt, readString, readTimestamp, type JsonObject } from './payload-values.js';
 import type { StatusFacts } from './status-ladder.js';
+import { withoutPairingMaterial } from './pairing-material.js';
 import { readWahaAck } from './waha-ack.js';
 import { wahaMessageType } from './waha-message-type.js';
 import { otherParty, ownIds } from './waha-parties.js';
@@ -115,7 +116,8 @@ function otherEvent(envelope: Envelope, content: unknown, payload: JsonObject | 
     tenant: envelope.session,
     providerTimestamp: readTimestamp(payload?.timestamp) ?? readTimestamp(envelope.timestamp),
     fromMe: payload?.fromMe === true,
-    raw: { ...envelope, payload: content },
+    // The key hashes the content as sent; the stored copy has no pairing material.
+    raw: { ...envelope, payload: withoutPairingMaterial('waha', envelope.event, content) },
   });
 }
 

@@ -11,6 +11,7 @@ import {
   readTimestamp,
   type JsonObject,
 } from './payload-values.js';
+import { withoutPairingMaterial } from './pairing-material.js';
 import { wasenderMessageType } from './wasender-message-type.js';
 
 /** Baileys' numeric message status, as WASender forwards it in `messages.update`. */
@@ -142,7 +143,8 @@ function otherEvent(envelope: Envelope, data: unknown): NormalizedEvent {
     sender: null,
     providerTimestamp: readTimestamp(envelope.timestamp),
     fromMe: false,
-    raw: content,
+    // The key hashes the content as sent (two QR refreshes stay two events); the stored copy has no pairing material.
+    raw: { ...content, data: withoutPairingMaterial('wasender', envelope.event, content.data) },
   });
 }
 
