@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { parseEvolutionBody } from './evolution.parser.js';
 import { PAIRING_REDACTED, withoutPairingMaterial } from './pairing-material.js';
 import { parseWahaBody } from './waha.parser.js';
@@ -48,5 +49,35 @@ describe('pairing material', () => {
     const redacted = withoutPairingMaterial('wasender', 'qrcode.updated', data) as Record<string, unknown>;
     expect(Object.getPrototypeOf(redacted)).toBe(Object.prototype);
     expect(JSON.stringify(redacted)).toBe(JSON.stringify({ ['__proto__']: { qr: PAIRING_REDACTED }, qr: PAIRING_REDACTED }));
+  });
+});
+
+describe('pairing material, for any data', () => {
+  const FIELDS = ['qr', 'qrcode', 'qrCode', 'qr_code', 'code', 'base64', 'pairingCode', 'pairing_code'];
+  const SECRET = 'PAIRINGSECRET';
+  /** JSON trees where a pairing field, at any depth, holds the secret (as text, or inside an object or a list). */
+  const tree = fc.letrec<{ node: unknown }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)),
+      fc.array(tie('node'), { maxLength: 3 }),
+      fc.dictionary(fc.oneof(fc.constantFrom(...FIELDS, 'data', 'status', '__proto__'), fc.string()), tie('node'), { maxKeys: 4 }),
+      fc.tuple(fc.constantFrom(...FIELDS), fc.constantFrom(SECRET, { value: SECRET }, [SECRET]), tie('node')).map(([field, secret, rest]) => ({ [field]: secret, rest })),
+    ),
+  })).node;
+  const stored = (parse: () => { raw: unknown }[]) => JSON.stringify(parse().map((event) => event.raw));
+
+  it('never stores the secret of a pairing event, wherever it sits', () => {
+    fc.assert(
+      fc.property(tree, (data) => {
+        expect(stored(() => parseEvolutionBody({ event: 'QRCODE_UPDATED', instance: 'sales', data: { qrcode: data, other: data } }))).not.toContain(SECRET);
+        expect(stored(() => parseEvolutionBody({ event: 'connection.update', instance: 'sales', data }))).not.toContain(SECRET);
+        expect(stored(() => parseWasenderBody({ event: 'qrcode.updated', data: { qr: data, data } }))).not.toContain(SECRET);
+        for (const event of ['session.status', 'engine.event']) {
+          expect(stored(() => parseWahaBody({ id: 'evt_1', event, session: 'default', payload: { data } }))).not.toContain(SECRET);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
