@@ -1,3 +1,4 @@
+import { withinLimit } from './field-limits.js';
 import { readString, type JsonObject } from './payload-values.js';
 
 /**
@@ -41,6 +42,7 @@ const EVENT_NAMES = [
   'logout.instance',
 ];
 
+const SLASH = 0x2f;
 const NAME_BY_FLAT_SPELLING = new Map(EVENT_NAMES.map((name) => [flatten(name), name]));
 
 /**
@@ -54,11 +56,21 @@ export function evolutionEventName(name: string): string {
 }
 
 function flatten(name: string): string {
-  return name
-    .trim()
-    .replace(/^\/+|\/+$/g, '')
+  return trimSlashes(name.trim())
     .toLowerCase()
     .replace(/[.-]/g, '_');
+}
+
+/**
+ * `name` without its leading and trailing slashes, in one pass. Not `/^\/+|\/+$/g`: that
+ * regex retries `\/+$` from every slash of an inner run, quadratic in its length.
+ */
+function trimSlashes(name: string): string {
+  let start = 0;
+  let end = name.length;
+  while (start < end && name.charCodeAt(start) === SLASH) start++;
+  while (end > start && name.charCodeAt(end - 1) === SLASH) end--;
+  return name.slice(start, end);
 }
 
 /**
@@ -79,9 +91,10 @@ export interface Envelope {
 
 /** Null when the body names no event or no instance: nothing can be keyed without them. */
 export function readEnvelope(body: JsonObject, pathEvent?: string): Envelope | null {
-  const named = readString(body.event) ?? (pathEvent === undefined ? null : readString(pathEvent));
+  const fromBody = withinLimit(readString(body.event), 'event', 'event');
+  const named = fromBody ?? (pathEvent === undefined ? null : withinLimit(readString(pathEvent), 'the URL\'s event segment', 'event'));
   const event = named === null ? '' : evolutionEventName(named);
-  const instance = readString(body.instance);
+  const instance = withinLimit(readString(body.instance), 'instance', 'tenant');
   if (event === '' || instance === null) return null;
   return {
     event,

@@ -1,3 +1,4 @@
+import { withinLimit } from './field-limits.js';
 import { objectAt, readString, type JsonObject } from './payload-values.js';
 
 /** Which message an Evolution item is about, and with whom. */
@@ -13,7 +14,7 @@ export interface MessageRef {
 export function messageRefOf(item: JsonObject): MessageRef {
   const key = objectAt(item, 'key');
   if (key === null) return { id: null, fromMe: null, party: null };
-  return { id: readString(key.id), fromMe: flag(key.fromMe), party: otherParty(key, item) };
+  return { id: withinLimit(readString(key.id), 'data.key.id', 'id'), fromMe: flag(key.fromMe), party: otherParty(key, item) };
 }
 
 /**
@@ -22,9 +23,10 @@ export function messageRefOf(item: JsonObject): MessageRef {
  * is read as well, in case a version keeps it.
  */
 export function statusRefOf(item: JsonObject): MessageRef {
-  const key = objectAt(item, 'key') ?? item;
+  const nested = objectAt(item, 'key');
+  const key = nested ?? item;
   return {
-    id: readString(item.keyId) ?? readString(key.id),
+    id: withinLimit(readString(item.keyId), 'data.keyId', 'id') ?? withinLimit(readString(key.id), nested ? 'data.key.id' : 'data.id', 'id'),
     fromMe: flag(item.fromMe) ?? flag(key.fromMe),
     party: otherParty(key, item),
   };

@@ -153,3 +153,30 @@ describe('events without an id of their own', () => {
     expect(parseEvolutionBody(body('LOGOUT_INSTANCE', null))[0]).toMatchObject({ type: 'logout.instance', raw: { data: null } });
   });
 });
+
+describe('Evolution strings taken from the body', () => {
+  // Issue 20: `/^\/+|\/+$/g` retried `\/+$` from every slash of an inner run (100,000 slashes: about 10 s).
+  it('normalise an event name of 100,000 slashes between letters in linear time', () => {
+    const name = `x${'/'.repeat(100_000)}x`;
+    const started = performance.now();
+    expect(evolutionEventName(name)).toBe(name);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it.each([
+    ['event', body('x'.repeat(129), {}), undefined, /^event is 129 characters long; at most 128 are accepted$/],
+    ['URL event segment', body(undefined, {}), '/'.repeat(30_000), /URL's event segment is 30000 characters long; at most 128/],
+    ['instance', body('messages.upsert', message('A'), { instance: 'i'.repeat(129) }), undefined, /^instance is 129 characters long; at most 128/],
+    ['message id', body('messages.upsert', message('m'.repeat(513))), undefined, /^data\.key\.id is 513 characters long; at most 512/],
+    ['status id', body('messages.update', { keyId: 'k'.repeat(513), status: 'READ' }), undefined, /^data\.keyId is 513 characters long; at most 512/],
+    ['status', body('messages.update', { keyId: 'A', status: 'S'.repeat(65) }), undefined, /^data\.status is 65 characters long; at most 64/],
+  ])('refuse an over-long %s with a 400 naming it and the limit', (_field, sent, pathEvent, reason) => {
+    expect(() => parseEvolutionBody(sent, pathEvent)).toThrow(reason);
+  });
+
+  it('take every string at its limit', () => {
+    const sent = body('messages.upsert', message('m'.repeat(512)), { instance: 'i'.repeat(128) });
+    expect(parseEvolutionBody(sent)[0]).toMatchObject({ kind: 'message', tenant: 'i'.repeat(128) });
+    expect(parseEvolutionBody(body('messages.update', { keyId: 'A', status: 'S'.repeat(64) }))[0]).toMatchObject({ kind: 'status' });
+  });
+});

@@ -1,8 +1,10 @@
 import { readEnvelope, type Envelope } from './evolution-envelope.js';
 import { messageRefOf, statusRefOf } from './evolution-message-ref.js';
 import { evolutionStatusName } from './evolution-status.js';
+import { withinLimit } from './field-limits.js';
 import { buildContentKey, buildKey } from './idempotency-key.js';
 import { createEvent, type NormalizedEvent } from './normalized-event.js';
+import { withoutPairingMaterial } from './pairing-material.js';
 import { isJsonObject, listOf, readString, readTimestamp, type JsonObject } from './payload-values.js';
 import { wasenderMessageType } from './wasender-message-type.js';
 
@@ -60,7 +62,7 @@ function messageEvent(envelope: Envelope, item: JsonObject): NormalizedEvent | n
 /** One event per message and status: SERVER_ACK, DELIVERY_ACK and READ of one message are three events. */
 function statusEvent(envelope: Envelope, item: JsonObject): NormalizedEvent | null {
   const ref = statusRefOf(item);
-  const status = evolutionStatusName(item.status);
+  const status = evolutionStatusName(typeof item.status === 'string' ? withinLimit(item.status, 'data.status', 'status') : item.status);
   if (ref.id === null || status === null) return null;
   return createEvent({
     key: buildKey('evolution', 'msg', [ref.id, status], envelope.instance),
@@ -95,7 +97,8 @@ function otherEvent(envelope: Envelope, data: unknown): NormalizedEvent {
     tenant: envelope.instance,
     providerTimestamp: readTimestamp(envelope.date_time),
     fromMe: false,
-    raw: { ...envelope, data: data ?? null },
+    // The key hashes the content as sent (two QR refreshes stay two events); the stored copy has no pairing material.
+    raw: { ...envelope, data: withoutPairingMaterial('evolution', envelope.event, data ?? null) },
   });
 }
 

@@ -1,3 +1,4 @@
+import { withinLimit } from './field-limits.js';
 import { buildContentKey, buildKey } from './idempotency-key.js';
 import { createEvent, type EventKind, type NormalizedEvent } from './normalized-event.js';
 import { readString, readText, readTimestamp, type JsonObject } from './payload-values.js';
@@ -10,7 +11,7 @@ import { ladderStatus, type StatusFacts } from './status-ladder.js';
  * an event whose body has no id of its own.
  */
 export function parseGenericBody(body: JsonObject, deliveryId?: string): NormalizedEvent[] {
-  const eventName = readString(body.event);
+  const eventName = withinLimit(readString(body.event), 'event', 'event');
   const kind: EventKind = eventName?.toLowerCase().includes('status') ? 'status' : 'message';
   const key = genericKey(body, kind, deliveryId);
   if (key === null) return [];
@@ -21,7 +22,7 @@ export function parseGenericBody(body: JsonObject, deliveryId?: string): Normali
       kind,
       type: readString(body.type) ?? eventName ?? 'unknown',
       sender: readText(body.from),
-      tenant: readText(body.tenant),
+      tenant: withinLimit(readText(body.tenant), 'tenant', 'tenant'),
       providerTimestamp: readTimestamp(body.timestamp),
       fromMe: body.fromMe === true,
       raw: body,
@@ -30,15 +31,15 @@ export function parseGenericBody(body: JsonObject, deliveryId?: string): Normali
 }
 
 function genericKey(body: JsonObject, kind: EventKind, deliveryId: string | undefined): string | null {
-  const id = readText(body.id) ?? readText(body.messageId);
+  const id = withinLimit(readText(body.id), 'id', 'id') ?? withinLimit(readText(body.messageId), 'messageId', 'id');
   if (id !== null) {
     if (kind === 'message') return buildKey('generic', 'msg', [id]);
     // A status usually names the message it is about, so the id alone would merge
     // "delivered" and "read" of that message (and collide with the message itself).
-    const status = readText(body.status)?.toLowerCase();
+    const status = withinLimit(readText(body.status), 'status', 'status')?.toLowerCase();
     return buildKey('generic', 'status', status === undefined ? [id] : [id, status]);
   }
-  if (deliveryId !== undefined) return buildKey('generic', 'delivery', [deliveryId]);
+  if (deliveryId !== undefined) return buildKey('generic', 'delivery', [withinLimit(deliveryId, 'the webhook-id header', 'id')]);
   const from = body.from ?? null;
   const timestamp = body.timestamp ?? null;
   if (from === null && timestamp === null) return null;

@@ -179,6 +179,16 @@ describe('parseMetaBody: business-scoped user ids, tenants, 360dialog', () => {
     expect(both).toMatchObject({ key: 'meta:msg:wamid.B', sender: '16505551234', userId: 'US.1' });
   });
 
+  it("names the sender by the change's only contact's user_id when the message carries neither from nor from_user_id", () => {
+    const contact = { profile: { username: 'ana' }, user_id: 'US.13491208655302741918' };
+    const [event] = parseMetaBody(change({ contacts: [contact], messages: [{ id: 'wamid.C', type: 'text' }] }));
+    expect(event).toMatchObject({ key: 'meta:msg:wamid.C', sender: 'US.13491208655302741918', userId: 'US.13491208655302741918' });
+    expect(event.raw.contact).toEqual(contact);
+    // With several contacts none of them is plainly the sender.
+    const [ambiguous] = parseMetaBody(change({ contacts: [contact, { user_id: 'US.2' }], messages: [{ id: 'wamid.D', type: 'text' }] }));
+    expect(ambiguous).toMatchObject({ sender: null, userId: null });
+  });
+
   it('reads the recipient of a status the same way', () => {
     const [event] = parseMetaBody(change({ statuses: [{ id: 'wamid.S', status: 'read', recipient_user_id: 'BR.77', timestamp: '1750030075' }] }));
     expect(event).toMatchObject({ key: 'meta:status:wamid.S:read', sender: 'BR.77', userId: 'BR.77', tenant: '106540352242922' });

@@ -1,3 +1,4 @@
+import { withinLimit } from './field-limits.js';
 import { buildContentKey, buildKey } from './idempotency-key.js';
 import { createEvent, type NormalizedEvent } from './normalized-event.js';
 import {
@@ -47,7 +48,7 @@ export function parseMetaBody(body: JsonObject, provider: MetaShapedProvider = '
 function collectChange(provider: MetaShapedProvider, entry: JsonObject, change: JsonObject, events: NormalizedEvent[]): void {
   const value = isJsonObject(change.value) ? change.value : {};
   const found = events.length;
-  const tenant = readText(objectAt(value, 'metadata')?.phone_number_id);
+  const tenant = withinLimit(readText(objectAt(value, 'metadata')?.phone_number_id), 'metadata.phone_number_id', 'tenant');
   const context: ChangeContext = { provider, field: change.field ?? null, entryId: entry.id ?? null, value, tenant };
   const contactsById = indexContacts(value.contacts);
   for (const message of arrayOf(value.messages)) {
@@ -63,14 +64,17 @@ function collectChange(provider: MetaShapedProvider, entry: JsonObject, change: 
 
 /**
  * A user with a username may withhold the phone number: `from` is then absent and only the
- * business-scoped user id (`from_user_id`, BSUID) names them. The key never depends on either.
+ * business-scoped user id (`from_user_id`, BSUID) names them; a message with neither is from the
+ * change's contact when there is only one (its `user_id`). The key never depends on any of them.
  */
 function messageEvent(context: ChangeContext, message: JsonObject, contactsById: Map<string, JsonObject>): NormalizedEvent | null {
-  const wamid = readString(message.id);
+  const wamid = withinLimit(readString(message.id), 'messages[].id', 'id');
   if (wamid === null) return null;
   const phone = readText(message.from);
-  const contact = (phone === null ? null : contactsById.get(phone)) ?? contactsById.get(readText(message.from_user_id) ?? '') ?? null;
-  const userId = readText(message.from_user_id) ?? readText(contact?.user_id);
+  const fromUserId = readText(message.from_user_id);
+  const named = (phone === null ? null : contactsById.get(phone)) ?? (fromUserId === null ? null : contactsById.get(fromUserId));
+  const contact = named ?? (phone === null && fromUserId === null ? soleContact(context.value) : null);
+  const userId = fromUserId ?? readText(contact?.user_id);
   return createEvent({
     key: buildKey(context.provider, 'msg', [wamid]),
     provider: context.provider,
@@ -97,10 +101,10 @@ function messageEvent(context: ChangeContext, message: JsonObject, contactsById:
  * the status value is part of the key; in groups each participant reports separately.
  */
 function statusEvent(context: ChangeContext, status: JsonObject): NormalizedEvent | null {
-  const wamid = readString(status.id);
-  const statusValue = readString(status.status)?.toLowerCase() ?? null;
+  const wamid = withinLimit(readString(status.id), 'statuses[].id', 'id');
+  const statusValue = withinLimit(readString(status.status), 'statuses[].status', 'status')?.toLowerCase() ?? null;
   if (wamid === null || statusValue === null) return null;
-  const participant = readText(status.recipient_participant_id);
+  const participant = withinLimit(readText(status.recipient_participant_id), 'statuses[].recipient_participant_id', 'id');
   const keyParts = participant === null ? [wamid, statusValue] : [wamid, statusValue, participant];
   const userId = readText(status.recipient_user_id);
   return createEvent({

@@ -1,3 +1,4 @@
+import { withinLimit } from './field-limits.js';
 import { readString, type JsonObject } from './payload-values.js';
 import type { DeliveryStatus } from './status-ladder.js';
 
@@ -29,7 +30,7 @@ const ACKS: readonly { code: number; name: string; type: string; status: Deliver
  */
 export function readWahaAck(payload: JsonObject | null): WahaAck | null {
   const code = ackCode(payload?.ack);
-  const name = readString(payload?.ackName)?.trim().toUpperCase() ?? null;
+  const name = withinLimit(readString(payload?.ackName), 'payload.ackName', 'status')?.trim().toUpperCase() ?? null;
   if (code !== null) {
     const known = ACKS.find((ack) => ack.code === code);
     if (known !== undefined) return { code, name: known.type, status: known.status };

@@ -1,7 +1,9 @@
+import { withinLimit } from './field-limits.js';
 import { buildContentKey, buildKey } from './idempotency-key.js';
 import { createEvent, type NormalizedEvent } from './normalized-event.js';
 import { objectAt, readString, readTimestamp, type JsonObject } from './payload-values.js';
 import type { StatusFacts } from './status-ladder.js';
+import { withoutPairingMaterial } from './pairing-material.js';
 import { readWahaAck } from './waha-ack.js';
 import { wahaMessageType } from './waha-message-type.js';
 import { otherParty, ownIds } from './waha-parties.js';
@@ -32,8 +34,8 @@ const ACK_EVENTS: ReadonlySet<string> = new Set(['message.ack', 'message.ack.gro
  * events, and the caller answers 400.
  */
 export function parseWahaBody(body: JsonObject): NormalizedEvent[] {
-  const event = readString(body.event);
-  const session = readString(body.session);
+  const event = withinLimit(readString(body.event), 'event', 'event');
+  const session = withinLimit(readString(body.session), 'session', 'tenant');
   if (event === null || session === null) return [];
   const envelope: Envelope = {
     id: body.id ?? null,
@@ -56,7 +58,7 @@ function identified(envelope: Envelope, payload: JsonObject | null, own: Readonl
 
 /** `message` (received only) and `message.any` (all, own ones too) carry the same payload for one message: one key. */
 function messageEvent(envelope: Envelope, payload: JsonObject, own: ReadonlySet<string>): NormalizedEvent | null {
-  const id = readString(payload.id);
+  const id = withinLimit(readString(payload.id), 'payload.id', 'id');
   if (id === null) return null;
   return createEvent({
     key: buildKey('waha', 'msg', [id], envelope.session),
@@ -77,7 +79,7 @@ function messageEvent(envelope: Envelope, payload: JsonObject, own: ReadonlySet<
  * which keeps each reader's acks apart.
  */
 function ackEvent(envelope: Envelope, payload: JsonObject, own: ReadonlySet<string>): NormalizedEvent | null {
-  const id = readString(payload.id);
+  const id = withinLimit(readString(payload.id), 'payload.id', 'id');
   const ack = readWahaAck(payload);
   if (id === null || ack === null) return null;
   return createEvent({
@@ -114,7 +116,8 @@ function otherEvent(envelope: Envelope, content: unknown, payload: JsonObject | 
     tenant: envelope.session,
     providerTimestamp: readTimestamp(payload?.timestamp) ?? readTimestamp(envelope.timestamp),
     fromMe: payload?.fromMe === true,
-    raw: { ...envelope, payload: content },
+    // The key hashes the content as sent; the stored copy has no pairing material.
+    raw: { ...envelope, payload: withoutPairingMaterial('waha', envelope.event, content) },
   });
 }
 

@@ -1,3 +1,4 @@
+import { withinLimit } from './field-limits.js';
 import { buildContentKey, buildKey } from './idempotency-key.js';
 import { createEvent, type NormalizedEvent } from './normalized-event.js';
 import { ladderStatus, type StatusFacts } from './status-ladder.js';
@@ -10,6 +11,7 @@ import {
   readTimestamp,
   type JsonObject,
 } from './payload-values.js';
+import { withoutPairingMaterial } from './pairing-material.js';
 import { wasenderMessageType } from './wasender-message-type.js';
 
 /** Baileys' numeric message status, as WASender forwards it in `messages.update`. */
@@ -29,7 +31,7 @@ const RECEIPT_STATUSES: ReadonlySet<string> = new Set(['delivered', 'read', 'pla
 
 /** WASenderApi body: `{ event, sessionId, data, timestamp }`; `data` is an object or a list. */
 export function parseWasenderBody(body: JsonObject): NormalizedEvent[] {
-  const envelope: Envelope = { event: readString(body.event) ?? '', timestamp: body.timestamp ?? null };
+  const envelope: Envelope = { event: withinLimit(readString(body.event), 'event', 'event') ?? '', timestamp: body.timestamp ?? null };
   const events = eventsWithIds(envelope, listOf(body.data).filter(isJsonObject));
   // Any other event, and a known one in a shape this parser does not read (no id, no status),
   // is WASender's all the same: refused (400), WASender would retry it for days. Stored as a
@@ -61,7 +63,7 @@ function messagesOf(item: JsonObject): JsonObject[] {
 
 function messageEvent(envelope: Envelope, message: JsonObject): NormalizedEvent | null {
   const key = objectAt(message, 'key');
-  const id = readString(key?.id);
+  const id = withinLimit(readString(key?.id), 'data.messages.key.id', 'id');
   if (key === null || id === null) return null;
   return createEvent({
     key: buildKey('wasender', 'msg', [id]),
@@ -77,7 +79,7 @@ function messageEvent(envelope: Envelope, message: JsonObject): NormalizedEvent 
 
 function statusEvent(envelope: Envelope, item: JsonObject): NormalizedEvent | null {
   const key = objectAt(item, 'key');
-  const id = readString(key?.id);
+  const id = withinLimit(readString(key?.id), 'data.key.id', 'id');
   const status = statusName(objectAt(item, 'update')?.status);
   if (key === null || id === null || status === null) return null;
   return createEvent({
@@ -99,10 +101,10 @@ function statusEvent(envelope: Envelope, item: JsonObject): NormalizedEvent | nu
 function receiptEvent(envelope: Envelope, item: JsonObject): NormalizedEvent | null {
   const key = objectAt(item, 'message', 'key') ?? objectAt(item, 'key');
   const receipt = objectAt(item, 'message', 'receipt') ?? objectAt(item, 'receipt');
-  const id = readString(key?.id);
+  const id = withinLimit(readString(key?.id), 'data.key.id', 'id');
   const stage = receipt === null ? null : receiptStage(receipt);
   if (key === null || id === null || receipt === null || stage === null) return null;
-  const participant = readText(receipt.userJid);
+  const participant = withinLimit(readText(receipt.userJid), 'receipt.userJid', 'id');
   return createEvent({
     key: buildKey('wasender', 'receipt', participant === null ? [id, stage.kind] : [id, stage.kind, participant]),
     provider: 'wasender',
@@ -123,7 +125,7 @@ function receiptStage(receipt: JsonObject): { kind: string; at: unknown } | null
   if (isPresent(receipt.playedTimestamp)) return { kind: 'played', at: receipt.playedTimestamp };
   if (isPresent(receipt.readTimestamp)) return { kind: 'read', at: receipt.readTimestamp };
   if (isPresent(receipt.receiptTimestamp)) return { kind: 'delivered', at: receipt.receiptTimestamp };
-  const status = readString(receipt.status)?.toLowerCase() ?? null;
+  const status = withinLimit(readString(receipt.status), 'receipt.status', 'status')?.toLowerCase() ?? null;
   return status !== null && RECEIPT_STATUSES.has(status) ? { kind: status, at: receipt.t } : null;
 }
 
@@ -141,7 +143,8 @@ function otherEvent(envelope: Envelope, data: unknown): NormalizedEvent {
     sender: null,
     providerTimestamp: readTimestamp(envelope.timestamp),
     fromMe: false,
-    raw: content,
+    // The key hashes the content as sent (two QR refreshes stay two events); the stored copy has no pairing material.
+    raw: { ...content, data: withoutPairingMaterial('wasender', envelope.event, content.data) },
   });
 }
 
@@ -159,7 +162,7 @@ function statusName(status: unknown): string | null {
     if (!Number.isInteger(status) || status < 0) return null;
     return STATUS_NAMES[status] ?? String(status);
   }
-  const text = readString(status);
+  const text = withinLimit(readString(status), 'data.update.status', 'status');
   if (text === null) return null;
   return /^\d+$/.test(text) ? statusName(Number(text)) : text.toLowerCase();
 }
