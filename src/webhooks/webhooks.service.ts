@@ -6,9 +6,10 @@ import { detectProvider } from '../events/detect-provider.js';
 import type { NormalizedEvent } from '../events/normalized-event.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { safeEqual } from './signatures.js';
+import { RejectionLog } from './rejection-log.js';
 import { isStale } from './stale-events.js';
 import type { WebhookRoute } from '../metrics/webhook-traffic.js';
-import type { InboundDelivery, WebhookSource } from './sources/webhook-source.js';
+import type { WebhookSource } from './sources/webhook-source.js';
 import { WebhookSources } from './sources/webhook-sources.service.js';
 import type { EventResult, WebhookAck, WebhookDelivery } from './webhook-delivery.js';
 
@@ -21,6 +22,7 @@ export interface WebhookReceipt {
 @Injectable()
 export class WebhooksService {
   private readonly logger = new Logger(WebhooksService.name);
+  private readonly rejections = new RejectionLog(this.logger);
 
   constructor(
     private readonly config: AppConfig,
@@ -54,14 +56,24 @@ export class WebhooksService {
   }
 
   /**
+   * Refuses a delivery to a per-source URL whose headers cannot prove its origin (its
+   * credential header absent or malformed), before its body is read.
+   */
+  checkHeaders(source: WebhookSource, header: (name: string) => string | undefined): void {
+    this.rejectedIf(source, () => source.checkHeaders(header));
+  }
+
+  /**
    * Verifies, normalizes and claims one delivery; resolves only once its events are stored.
-   * `named` is the source of a per-source URL; without it (POST /webhook) the body's shape
-   * picks the source, and that source's own credential verifies it.
+   * `named` is the source of a per-source URL: its signature is checked over the bytes before
+   * the body is decoded (delivery.body decodes on first read; a source whose credential is in
+   * the body reads it). Without it (POST /webhook) the body's shape picks the source, so that
+   * body is parsed first, and that source's own credential verifies it.
    */
   async receive(delivery: WebhookDelivery, named?: WebhookSource): Promise<WebhookReceipt> {
+    const source = named ?? this.sources.named(detectProvider(delivery.body)); // 404 for an unknown name, 403 when not enabled
+    const verification = this.rejectedIf(source, () => source.verify(delivery));
     const shape = detectProvider(delivery.body); // 400 unless a JSON object (a form body decodes to one)
-    const source = named ?? this.sources.named(shape); // 404 for an unknown name, 403 when not enabled
-    const verification = this.verify(source, delivery);
     if (source.shape !== null && shape !== source.shape) {
       throw new InvalidPayloadError(`the body has the ${shape} shape, not ${source.name}'s: post it to /webhook/${shape}`);
     }
@@ -79,13 +91,13 @@ export class WebhooksService {
     return { source, ack };
   }
 
-  private verify(source: WebhookSource, delivery: InboundDelivery) {
+  private rejectedIf<T>(source: WebhookSource, check: () => T): T {
     try {
-      return source.verify(delivery);
+      return check();
     } catch (error) {
       if (error instanceof SignatureError) {
         this.metrics.signatureRejected(source.name, error.reason);
-        this.logger.warn(`rejected a ${source.name} delivery: ${error.message}`);
+        this.rejections.rejected(source.name, error);
       }
       throw error;
     }

@@ -4,7 +4,7 @@ import { AppConfig } from '../../config/app-config.js';
 import type { JsonObject } from '../../events/payload-values.js';
 import { parseWasenderBody } from '../../events/wasender.parser.js';
 import { checkSharedSecret } from '../signatures.js';
-import { CredentialedSource, type InboundDelivery, type Verification } from './webhook-source.js';
+import { CredentialedSource, type InboundDelivery, type RequiredHeader, type Verification } from './webhook-source.js';
 
 /** WASenderApi: the webhook secret itself in X-Webhook-Signature (WASender does not sign the body). */
 @Injectable()
@@ -19,6 +19,10 @@ export class WasenderSource extends CredentialedSource {
 
   protected get credentials() {
     return this.config.WASENDER_WEBHOOK_SECRET;
+  }
+
+  protected override requiredHeaders(): RequiredHeader[] {
+    return [{ name: 'x-webhook-signature', label: 'X-Webhook-Signature' }];
   }
 
   protected check(delivery: InboundDelivery): Verification {
