@@ -84,4 +84,3 @@ describe('security headers on every kind of answer', () => {
     expect(res.headers.get('x-frame-options')).toBe('DENY');
   });
 });
-});
