@@ -15,14 +15,18 @@ export interface WebhookBody {
 }
 
 /**
- * Reads a webhook request's body in its source's format (JSON, or Twilio's form posts), UTF-8,
- * uncompressed (JSON is UTF-8 by RFC 8259, and the providers' signatures cover the bytes they
- * sent), at most `limit` (e.g. `4mb`). Throws the domain error the answer is made from.
+ * Refuses, from its headers, a body that is not in its source's format (JSON, or Twilio's form
+ * posts), UTF-8 and uncompressed (JSON is UTF-8 by RFC 8259, and the providers' signatures cover
+ * the bytes they sent). Throws the domain error the answer is made from.
  */
-export async function readWebhookBody(req: IncomingMessage, limit: string, format: BodyFormat): Promise<WebhookBody> {
+export function checkBodyHeaders(req: IncomingMessage, format: BodyFormat): void {
   checkMediaType(req, format);
   const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
   if (encoding !== 'identity') throw new UnsupportedMediaTypeError(`content-encoding ${encoding} is not supported: send the body uncompressed`);
+}
+
+/** Reads a webhook request's body (checked by checkBodyHeaders), at most `limit` (e.g. `3mb`). */
+export async function readWebhookBody(req: IncomingMessage, limit: string, format: BodyFormat): Promise<WebhookBody> {
   return decodedOnFirstRead(await readBytes(req, limit), format);
 }
 

@@ -10,7 +10,7 @@ import { requestId, requestLogLevel } from '../logging/logger-options.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { deliveryOutcome, providerLabel, webhookRoute, type WebhookRoute } from '../metrics/webhook-traffic.js';
 import { JSON_BODY } from './body-formats.js';
-import { readWebhookBody, type WebhookBody } from './webhook-body.js';
+import { checkBodyHeaders, readWebhookBody, type WebhookBody } from './webhook-body.js';
 import { WebhooksService } from './webhooks.service.js';
 
 const INTERNAL_ERROR = { statusCode: 500, message: 'Internal server error' };
@@ -80,8 +80,10 @@ export class WebhookIngress implements OnApplicationBootstrap, OnApplicationShut
     try {
       const named = this.webhooks.sourceAt(route); // the URL's source decides the body's format
       const header = (name: string) => headerValue(req, name);
+      const format = named?.bodyFormat ?? JSON_BODY;
+      checkBodyHeaders(req, format); // 400/415 for a body in the wrong format, before it is read
       if (named) this.webhooks.checkHeaders(named, header); // 401 before the body is read: no credential header, no read
-      read = await readWebhookBody(req, this.config.WEBHOOK_BODY_LIMIT, named?.bodyFormat ?? JSON_BODY);
+      read = await readWebhookBody(req, this.config.WEBHOOK_BODY_LIMIT, format);
       const delivery = Object.assign(read, { header, url: req.url ?? '/', urlSuffix: route.suffix }); // keeps `body` decoded on first read
       const { source, ack } = await this.webhooks.receive(delivery, named);
       const { contentType, body: text } = source.answer(ack);
