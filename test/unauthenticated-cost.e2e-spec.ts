@@ -162,6 +162,14 @@ describe('only webhook routes read bodies', () => {
     expect(result.sentWhenAnswered).toBeLessThanOrEqual(PART);
   });
 
+  it('an answer to a request whose body was all received keeps the connection alive', async () => {
+    for (const init of [{}, { method: 'POST', headers: { authorization: `Bearer ${API_KEY}` } }]) {
+      const res = await fetch(`${app.baseUrl}${'method' in init ? '/messages/replay?dryRun=true' : '/health'}`, init);
+      await res.arrayBuffer();
+      expect(res.headers.get('connection')).toBe('keep-alive');
+    }
+  });
+
   it('POST /messages/replay with the key takes its parameters from the query, and no body', async () => {
     const res = await fetch(`${app.baseUrl}/messages/replay?dryRun=true`, { method: 'POST', headers: { authorization: `Bearer ${API_KEY}` } });
     expect(res.status).toBe(200);
