@@ -44,6 +44,7 @@ describe('security headers on every kind of answer', () => {
     expect(res.headers.get('x-frame-options')).toBe('DENY');
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     expect(res.headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none';base-uri 'none';form-action 'none'");
+    expect(res.headers.get('strict-transport-security')).toBeNull(); // the TLS-terminating proxy's to set
   });
 
   it('the challenge echoed by the handshake is plain text that no browser may sniff into HTML', async () => {

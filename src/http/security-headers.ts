@@ -28,6 +28,8 @@ const withPolicy = (policy: string) =>
     contentSecurityPolicy: { useDefaults: false, directives: parseDirectives(policy) },
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
+    // TLS ends at the proxy in front (deploy/nginx.conf), which owns HSTS: a year of includeSubDomains is the domain's decision, not this service's.
+    strictTransportSecurity: false,
   });
 
 function parseDirectives(policy: string): Record<string, string[]> {
