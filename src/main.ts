@@ -38,9 +38,6 @@ const server = await listening.catch((error: Error) => {
   console.error(`cannot listen on port ${config.PORT} of ${config.HOST ?? 'every interface'}: ${error.message}`);
   process.exit(1);
 });
-// Keep-alive longer than typical load balancers' idle timeout, so they never reuse a closed socket.
-server.keepAliveTimeout = 65_000;
-server.headersTimeout = 66_000;
 const logger = app.get(Logger);
 exitCleanlyOnSignals(app, logger, config.SHUTDOWN_TIMEOUT_MS + 5000, () => embedded?.stop());
 if (embedded) logger.log(embeddedNotice(embedded), 'Bootstrap');

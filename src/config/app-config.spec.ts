@@ -5,8 +5,14 @@ const base = { DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/db' };
 describe('validateConfig', () => {
   it('applies the defaults', () => {
     expect(validateConfig(base)).toMatchObject({
-      PORT: 3000, LOG_LEVEL: 'info', MIGRATE_ON_START: true, DB_POOL_SIZE: 10, WEBHOOK_BODY_LIMIT: '4mb',
+      PORT: 3000, LOG_LEVEL: 'info', MIGRATE_ON_START: true, DB_POOL_SIZE: 10, WEBHOOK_BODY_LIMIT: '3mb',
+      HTTP_REQUEST_TIMEOUT_MS: 25_000, HTTP_HEADERS_TIMEOUT_MS: 10_000,
     });
+  });
+
+  it('refuses a headers timeout above the request timeout (the headers are part of the request)', () => {
+    expect(() => validateConfig({ ...base, HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '6000' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS must not be above HTTP_REQUEST_TIMEOUT_MS/);
+    expect(() => validateConfig({ ...base, HTTP_REQUEST_TIMEOUT_MS: 'soon' })).toThrow(/HTTP_REQUEST_TIMEOUT_MS must be an integer/);
   });
 
   it('converts numbers and booleans, and treats empty secrets as unset', () => {

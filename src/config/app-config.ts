@@ -74,9 +74,29 @@ export class AppConfig extends ProcessingSettings {
   @Max(604_800, { message: 'SILENCE_ALERT_AFTER_SECONDS must be between 0 (off) and 604800 (7 days)' })
   SILENCE_ALERT_AFTER_SECONDS = 3600;
 
-  /** Largest accepted request body; must admit Meta's documented 3 MB. */
-  @Matches(/^\d+(kb|mb)$/i, { message: 'WEBHOOK_BODY_LIMIT must look like 4mb or 512kb' })
-  WEBHOOK_BODY_LIMIT = '4mb';
+  /** Largest accepted webhook body: by default Meta's documented maximum, 3 MB, the largest any supported provider documents (README, Limits). */
+  @Matches(/^\d+(kb|mb)$/i, { message: 'WEBHOOK_BODY_LIMIT must look like 3mb or 512kb' })
+  WEBHOOK_BODY_LIMIT = '3mb';
+
+  /**
+   * How long a client may take to send one whole request, headers and body, in ms (Node's
+   * server.requestTimeout): a stalled or trickled upload is cut then (408, connection closed).
+   */
+  @Transform(toInt)
+  @IsInt({ message: 'HTTP_REQUEST_TIMEOUT_MS must be an integer (milliseconds)' })
+  @Min(1000, { message: 'HTTP_REQUEST_TIMEOUT_MS must be at least 1000' })
+  @Max(600_000, { message: 'HTTP_REQUEST_TIMEOUT_MS must be at most 600000 (10 minutes)' })
+  HTTP_REQUEST_TIMEOUT_MS = 25_000;
+
+  /** How long a client may take to send a request's headers, in ms (Node's server.headersTimeout); at most HTTP_REQUEST_TIMEOUT_MS. */
+  @Transform(toInt)
+  @IsInt({ message: 'HTTP_HEADERS_TIMEOUT_MS must be an integer (milliseconds)' })
+  @Min(1000, { message: 'HTTP_HEADERS_TIMEOUT_MS must be at least 1000' })
+  @ValidateBy(
+    { name: 'notAboveRequestTimeout', validator: { validate: (value: unknown, args) => typeof value === 'number' && value <= (args?.object as AppConfig).HTTP_REQUEST_TIMEOUT_MS } },
+    { message: 'HTTP_HEADERS_TIMEOUT_MS must not be above HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)' },
+  )
+  HTTP_HEADERS_TIMEOUT_MS = 10_000;
 
   @Transform(emptyToUndefined)
   @IsOptional()

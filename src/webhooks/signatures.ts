@@ -16,10 +16,13 @@ const META_SIGNATURE = /^sha256=[0-9a-f]{64}$/;
 export function checkMetaSignature(rawBody: Buffer, header: string | undefined, appSecrets: readonly string[]): SignatureFailure | null {
   if (!header) return 'missing';
   const offered = header.trim().toLowerCase();
-  if (!META_SIGNATURE.test(offered)) return 'malformed';
+  if (!isMetaSignature(offered)) return 'malformed';
   const matches = appSecrets.map((secret) => safeEqual(offered, 'sha256=' + createHmac('sha256', secret).update(rawBody).digest('hex')));
   return matches.includes(true) ? null : 'mismatch';
 }
+
+/** Whether an X-Hub-Signature-256 value can be one: `sha256=` and 64 hex digits. */
+export const isMetaSignature = (header: string) => META_SIGNATURE.test(header.trim().toLowerCase());
 
 /**
  * A secret sent as it is, in a header: WASenderApi's X-Webhook-Signature, the custom header a
@@ -41,10 +44,18 @@ const BASE64_SHA256 = /^[A-Za-z0-9+/]{43}=$/;
  */
 export function check360dialogSignature(rawBody: Buffer, header: string | undefined, secrets: readonly string[]): SignatureFailure | null {
   if (!header) return 'missing';
-  const offered = header.trim().replace(/^sha256=/i, '');
-  const hex = HEX_SHA256.test(offered.toLowerCase());
-  if (!hex && !BASE64_SHA256.test(offered)) return 'malformed';
-  const digest = hex ? offered.toLowerCase() : Buffer.from(offered, 'base64').toString('hex');
+  const digest = dialog360Digest(header);
+  if (digest === null) return 'malformed';
   const matches = secrets.map((secret) => safeEqual(digest, createHmac('sha256', secret).update(rawBody).digest('hex')));
   return matches.includes(true) ? null : 'mismatch';
 }
+
+/** The hex digest an x-360dialog-signature value carries, or null when it cannot be one. */
+function dialog360Digest(header: string): string | null {
+  const offered = header.trim().replace(/^sha256=/i, '');
+  if (HEX_SHA256.test(offered.toLowerCase())) return offered.toLowerCase();
+  return BASE64_SHA256.test(offered) ? Buffer.from(offered, 'base64').toString('hex') : null;
+}
+
+/** Whether an x-360dialog-signature value can be one (hex or base64 SHA-256, `sha256=` optional). */
+export const is360dialogSignature = (header: string) => dialog360Digest(header) !== null;

@@ -6,6 +6,9 @@ import type { SignatureFailure } from './signatures.js';
 const WAHA_ALGORITHM = 'sha512';
 const WAHA_HMAC = /^[0-9a-f]{128}$/;
 
+/** Whether an X-Webhook-Hmac value can be one: 128 hex digits. */
+export const isWahaHmac = (hmac: string) => WAHA_HMAC.test(hmac.trim().toLowerCase());
+
 /**
  * WAHA's X-Webhook-Hmac: hex HMAC-SHA512, keyed with the webhook's `hmac.key`, of the body
  * exactly as sent (WAHA posts the very string it signed). X-Webhook-Hmac-Algorithm names the
@@ -25,7 +28,7 @@ export function checkWahaSignature(
   const named = algorithm?.trim().toLowerCase() ?? '';
   if (named !== '' && named !== WAHA_ALGORITHM) return 'malformed';
   const offered = hmac.trim().toLowerCase();
-  if (!WAHA_HMAC.test(offered)) return 'malformed';
+  if (!isWahaHmac(offered)) return 'malformed';
   // Every secret is compared (no early exit), so timing does not tell which one matched.
   const matches = secrets.map((secret) => safeEqual(offered, createHmac(WAHA_ALGORITHM, secret).update(rawBody).digest('hex')));
   return matches.includes(true) ? null : 'mismatch';

@@ -4,23 +4,48 @@ import getRawBody from 'raw-body';
 import { InvalidPayloadError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../common/domain-errors.js';
 import type { BodyFormat } from './body-formats.js';
 
-/** A webhook body as sent and as decoded: signatures are computed over the bytes. */
+/**
+ * A webhook body as sent and as decoded: signatures are computed over the bytes. `body` is
+ * decoded on its first read (once, its failure too), so a signature over the bytes is checked
+ * before an unauthenticated sender can make the service parse anything.
+ */
 export interface WebhookBody {
-  rawBody: Buffer;
-  body: unknown;
+  readonly rawBody: Buffer;
+  readonly body: unknown;
 }
 
 /**
- * Reads a webhook request's body in its source's format (JSON, or Twilio's form posts), UTF-8,
- * uncompressed (JSON is UTF-8 by RFC 8259, and the providers' signatures cover the bytes they
- * sent), at most `limit` (e.g. `4mb`), then decoded once. Throws the domain error the answer is made from.
+ * Refuses, from its headers, a body that is not in its source's format (JSON, or Twilio's form
+ * posts), UTF-8 and uncompressed (JSON is UTF-8 by RFC 8259, and the providers' signatures cover
+ * the bytes they sent). Throws the domain error the answer is made from.
  */
-export async function readWebhookBody(req: IncomingMessage, limit: string, format: BodyFormat): Promise<WebhookBody> {
+export function checkBodyHeaders(req: IncomingMessage, format: BodyFormat): void {
   checkMediaType(req, format);
   const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
   if (encoding !== 'identity') throw new UnsupportedMediaTypeError(`content-encoding ${encoding} is not supported: send the body uncompressed`);
-  const rawBody = await readBytes(req, limit);
-  return { rawBody, body: format.decode(rawBody.toString('utf8')) };
+}
+
+/** Reads a webhook request's body (checked by checkBodyHeaders), at most `limit` (e.g. `3mb`). */
+export async function readWebhookBody(req: IncomingMessage, limit: string, format: BodyFormat): Promise<WebhookBody> {
+  return decodedOnFirstRead(await readBytes(req, limit), format);
+}
+
+function decodedOnFirstRead(rawBody: Buffer, format: BodyFormat): WebhookBody {
+  let decoded: { value: unknown } | { error: unknown } | undefined;
+  return {
+    rawBody,
+    get body() {
+      if (decoded === undefined) {
+        try {
+          decoded = { value: format.decode(rawBody.toString('utf8')) };
+        } catch (error) {
+          decoded = { error };
+        }
+      }
+      if ('error' in decoded) throw decoded.error;
+      return decoded.value;
+    },
+  };
 }
 
 function checkMediaType(req: IncomingMessage, format: BodyFormat): void {

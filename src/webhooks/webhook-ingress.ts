@@ -2,14 +2,15 @@ import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } f
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
-import { DomainError } from '../common/domain-errors.js';
+import { DomainError, SignatureError } from '../common/domain-errors.js';
 import { httpAnswerOf } from '../common/http-answer.js';
+import { INGRESS_SECURITY_HEADERS } from '../http/security-headers.js';
 import { AppConfig } from '../config/app-config.js';
 import { requestId, requestLogLevel } from '../logging/logger-options.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { deliveryOutcome, providerLabel, webhookRoute, type WebhookRoute } from '../metrics/webhook-traffic.js';
 import { JSON_BODY } from './body-formats.js';
-import { readWebhookBody } from './webhook-body.js';
+import { checkBodyHeaders, readWebhookBody, type WebhookBody } from './webhook-body.js';
 import { WebhooksService } from './webhooks.service.js';
 
 const INTERNAL_ERROR = { statusCode: 500, message: 'Internal server error' };
@@ -67,18 +68,23 @@ export class WebhookIngress implements OnApplicationBootstrap, OnApplicationShut
   };
 
   private async receive(req: IncomingMessage, res: ServerResponse, route: WebhookRoute, reqId: string, started: number): Promise<void> {
-    let body: unknown; // once parsed: POST /webhook is counted under the source its shape names
+    let read: WebhookBody | undefined; // POST /webhook is counted under the source its body's shape names
     res.once('close', () => {
       const seconds = (performance.now() - started) / 1000;
-      this.metrics.webhookDelivery(providerLabel(route.source, body), deliveryOutcome(res.statusCode, res.writableFinished), seconds);
+      const label = providerLabel(route.source, route.source === '' ? decodedOrUndefined(read) : undefined);
+      this.metrics.webhookDelivery(label, deliveryOutcome(res.statusCode, res.writableFinished), seconds);
     });
     let status: number;
     let failure: unknown;
+    let rejected = false;
     try {
       const named = this.webhooks.sourceAt(route); // the URL's source decides the body's format
-      const read = await readWebhookBody(req, this.config.WEBHOOK_BODY_LIMIT, named?.bodyFormat ?? JSON_BODY);
-      body = read.body;
-      const delivery = { ...read, header: (name: string) => headerValue(req, name), url: req.url ?? '/', urlSuffix: route.suffix };
+      const header = (name: string) => headerValue(req, name);
+      const format = named?.bodyFormat ?? JSON_BODY;
+      checkBodyHeaders(req, format); // 400/415 for a body in the wrong format, before it is read
+      if (named) this.webhooks.checkHeaders(named, header); // 401 before the body is read: no credential header, no read
+      read = await readWebhookBody(req, this.config.WEBHOOK_BODY_LIMIT, format);
+      const delivery = Object.assign(read, { header, url: req.url ?? '/', urlSuffix: route.suffix }); // keeps `body` decoded on first read
       const { source, ack } = await this.webhooks.receive(delivery, named);
       const { contentType, body: text } = source.answer(ack);
       status = send(res, 200, contentType, text);
@@ -89,13 +95,15 @@ export class WebhookIngress implements OnApplicationBootstrap, OnApplicationShut
         failure = error;
         status = answer(res, 500, INTERNAL_ERROR);
       } else {
+        rejected = error instanceof SignatureError;
         const { status: code, headers, body } = httpAnswerOf(error);
         // Refused before its body was read (415, 413 mid-stream): the rest of the body is still on
         // the wire, so this connection cannot carry another request.
         status = answer(res, code, body, req.complete ? headers : { ...headers, Connection: 'close' });
       }
     }
-    const level = requestLogLevel(status, failure);
+    // A rejected signature is logged, rate-limited, by WebhooksService: its request line would double a flood.
+    const level = failure === undefined && rejected ? 'debug' : requestLogLevel(status, failure);
     if (this.logger.logger.isLevelEnabled(level)) {
       const responseTime = Math.round(performance.now() - started);
       // pino-http's line: its serializers read the request (with its id) and the response themselves.
@@ -111,9 +119,18 @@ function answer(res: ServerResponse, status: number, body: unknown, headers: Rec
 
 function send(res: ServerResponse, status: number, contentType: string, text: string, headers: Record<string, string> = {}): number {
   if (res.headersSent || res.destroyed) return status;
-  res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
+  res.writeHead(status, { ...INGRESS_SECURITY_HEADERS, ...headers, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
   return status;
+}
+
+/** The decoded body if it decodes (it is decoded once; a failure is remembered, not retried). */
+function decodedOrUndefined(read: WebhookBody | undefined): unknown {
+  try {
+    return read?.body;
+  } catch {
+    return undefined;
+  }
 }
 
 function headerValue(req: IncomingMessage, name: string): string | undefined {

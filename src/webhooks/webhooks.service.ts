@@ -1,11 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InvalidPayloadError, SignatureError, TenantNotBoundError, VerificationFailedError } from '../common/domain-errors.js';
+import { InvalidPayloadError, SignatureError, VerificationFailedError } from '../common/domain-errors.js';
 import { AppConfig } from '../config/app-config.js';
 import { DedupService } from '../dedup/dedup.service.js';
 import { detectProvider } from '../events/detect-provider.js';
 import type { NormalizedEvent } from '../events/normalized-event.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { safeEqual } from './signatures.js';
+import { RejectionLog } from './rejection-log.js';
 import { isStale } from './stale-events.js';
 import type { WebhookRoute } from '../metrics/webhook-traffic.js';
 import type { WebhookSource } from './sources/webhook-source.js';
@@ -21,6 +22,7 @@ export interface WebhookReceipt {
 @Injectable()
 export class WebhooksService {
   private readonly logger = new Logger(WebhooksService.name);
+  private readonly rejections = new RejectionLog(this.logger);
 
   constructor(
     private readonly config: AppConfig,
@@ -54,19 +56,29 @@ export class WebhooksService {
   }
 
   /**
+   * Refuses a delivery to a per-source URL whose headers cannot prove its origin (its
+   * credential header absent or malformed), before its body is read.
+   */
+  checkHeaders(source: WebhookSource, header: (name: string) => string | undefined): void {
+    this.rejectedIf(source, () => source.checkHeaders(header));
+  }
+
+  /**
    * Verifies, normalizes and claims one delivery; resolves only once its events are stored.
-   * `named` is the source of a per-source URL; without it (POST /webhook) the body's shape
-   * picks the source, and that source's own credential verifies it.
+   * `named` is the source of a per-source URL: its signature is checked over the bytes before
+   * the body is decoded (delivery.body decodes on first read; a source whose credential is in
+   * the body reads it). Without it (POST /webhook) the body's shape picks the source, so that
+   * body is parsed first, and that source's own credential verifies it.
    */
   async receive(delivery: WebhookDelivery, named?: WebhookSource): Promise<WebhookReceipt> {
+    const source = named ?? this.sources.named(detectProvider(delivery.body)); // 404 for an unknown name, 403 when not enabled
+    const verification = this.rejectedIf(source, () => source.verify(delivery));
     const shape = detectProvider(delivery.body); // 400 unless a JSON object (a form body decodes to one)
-    const source = named ?? this.sources.named(shape); // 404 for an unknown name, 403 when not enabled
-    const verification = this.refusing(source, () => source.verify(delivery));
     if (source.shape !== null && shape !== source.shape) {
       throw new InvalidPayloadError(`the body has the ${shape} shape, not ${source.name}'s: post it to /webhook/${shape}`);
     }
     // Parsing checks the events' tenants against the credential's (TENANTS_FILE): a 401 too.
-    const events = this.refusing(source, () => source.parse(delivery, verification));
+    const events = this.rejectedIf(source, () => source.parse(delivery, verification));
     if (events.length === 0) throw new InvalidPayloadError(`no event with an idempotency key in the body (${source.name} payload)`);
     const results = await this.claimFresh(events);
     this.metrics.eventsClaimed(events, results);
@@ -80,15 +92,13 @@ export class WebhooksService {
     return { source, ack };
   }
 
-  private refusing<T>(source: WebhookSource, work: () => T): T {
+  private rejectedIf<T>(source: WebhookSource, check: () => T): T {
     try {
-      return work();
+      return check();
     } catch (error) {
       if (error instanceof SignatureError) {
         this.metrics.signatureRejected(source.name, error.reason);
-        // The tenant a refused delivery names may hold a phone number (Twilio's): never logged.
-        const why = error instanceof TenantNotBoundError ? 'its credential is not bound to the tenant it names (TENANTS_FILE)' : error.message;
-        this.logger.warn(`rejected a ${source.name} delivery: ${why}`);
+        this.rejections.rejected(source.name, error);
       }
       throw error;
     }

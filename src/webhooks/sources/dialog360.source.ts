@@ -3,9 +3,9 @@ import { SignatureError } from '../../common/domain-errors.js';
 import { AppConfig } from '../../config/app-config.js';
 import { parseMetaBody } from '../../events/meta.parser.js';
 import type { JsonObject } from '../../events/payload-values.js';
-import { check360dialogSignature, checkSharedSecret } from '../signatures.js';
+import { check360dialogSignature, checkSharedSecret, is360dialogSignature } from '../signatures.js';
 import type { TenantBinding } from '../../tenants/tenants-file.js';
-import { CredentialedSource, type InboundDelivery, type Verification } from './webhook-source.js';
+import { CredentialedSource, type InboundDelivery, type RequiredHeader, type Verification } from './webhook-source.js';
 
 /**
  * 360dialog: Meta's Cloud API payloads, keyed in 360dialog's own namespace. Two credentials,
@@ -24,6 +24,17 @@ export class Dialog360Source extends CredentialedSource {
 
   protected get credentials() {
     return [...this.config.DIALOG360_PLATFORM_SECRET, ...this.config.DIALOG360_HEADER_SECRET];
+  }
+
+  /** Each configured credential's header: the signature, the custom header, or both. */
+  protected override requiredHeaders(): RequiredHeader[] {
+    const { DIALOG360_PLATFORM_SECRET: platformSecrets, DIALOG360_HEADER_NAME: headerName } = this.config;
+    // TENANTS_FILE's entries for 360dialog hold header credentials (see check).
+    const headerRequired = this.hasTenantBindings || this.config.DIALOG360_HEADER_SECRET.length > 0;
+    return [
+      ...(platformSecrets.length > 0 ? [{ name: 'x-360dialog-signature', label: 'x-360dialog-signature', wellFormed: is360dialogSignature }] : []),
+      ...(headerRequired ? [{ name: headerName.toLowerCase(), label: headerName }] : []),
+    ];
   }
 
   protected check(delivery: InboundDelivery, binding?: TenantBinding): Verification {

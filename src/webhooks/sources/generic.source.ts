@@ -5,7 +5,7 @@ import { AppConfig } from '../../config/app-config.js';
 import { parseGenericBody } from '../../events/generic.parser.js';
 import type { JsonObject } from '../../events/payload-values.js';
 import type { TenantBinding } from '../../tenants/tenants-file.js';
-import { CredentialedSource, type InboundDelivery, type Verification } from './webhook-source.js';
+import { CredentialedSource, type InboundDelivery, type RequiredHeader, type Verification } from './webhook-source.js';
 
 /** The generic flat shape, signed with Standard Webhooks (webhook-id, -timestamp, -signature). */
 @Injectable()
@@ -18,6 +18,15 @@ export class GenericSource extends CredentialedSource {
   constructor(private readonly config: AppConfig) {
     super();
     this.credentials = config.GENERIC_WEBHOOK_SECRET.map(signingKey);
+  }
+
+  /** The three Standard Webhooks headers; the timestamp in seconds, the signature at least one `v1,` item. */
+  protected override requiredHeaders(): RequiredHeader[] {
+    return [
+      { name: 'webhook-id', label: 'webhook-id' },
+      { name: 'webhook-timestamp', label: 'webhook-timestamp', wellFormed: (value) => /^\d{1,12}$/.test(value) },
+      { name: 'webhook-signature', label: 'webhook-signature', wellFormed: (value) => value.split(' ').some((item) => item.startsWith('v1,')) },
+    ];
   }
 
   protected check(delivery: InboundDelivery, binding?: TenantBinding): Verification {

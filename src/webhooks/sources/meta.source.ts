@@ -3,9 +3,9 @@ import { SignatureError } from '../../common/domain-errors.js';
 import { AppConfig } from '../../config/app-config.js';
 import { parseMetaBody } from '../../events/meta.parser.js';
 import type { JsonObject } from '../../events/payload-values.js';
-import { checkMetaSignature } from '../signatures.js';
+import { checkMetaSignature, isMetaSignature } from '../signatures.js';
 import type { TenantBinding } from '../../tenants/tenants-file.js';
-import { CredentialedSource, type InboundDelivery, type Verification } from './webhook-source.js';
+import { CredentialedSource, type InboundDelivery, type RequiredHeader, type Verification } from './webhook-source.js';
 
 /** Meta's WhatsApp Cloud API: X-Hub-Signature-256 with the app secret. */
 @Injectable()
@@ -20,6 +20,10 @@ export class MetaSource extends CredentialedSource {
 
   protected get credentials() {
     return this.config.WHATSAPP_APP_SECRET;
+  }
+
+  protected override requiredHeaders(): RequiredHeader[] {
+    return [{ name: 'x-hub-signature-256', label: 'X-Hub-Signature-256', wellFormed: isMetaSignature }];
   }
 
   protected check(delivery: InboundDelivery, binding?: TenantBinding): Verification {

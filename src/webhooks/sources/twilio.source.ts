@@ -6,7 +6,7 @@ import { parseTwilioBody } from '../../events/twilio.parser.js';
 import { FORM_BODY } from '../body-formats.js';
 import { checkTwilioSignature } from '../twilio-signature.js';
 import type { TenantBinding } from '../../tenants/tenants-file.js';
-import { CredentialedSource, type AckAnswer, type InboundDelivery, type Verification } from './webhook-source.js';
+import { CredentialedSource, type AckAnswer, type InboundDelivery, type RequiredHeader, type Verification } from './webhook-source.js';
 
 /** An empty TwiML document: the 200 Twilio expects from a messaging webhook (no reply is sent). */
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
@@ -50,6 +50,11 @@ export class TwilioSource extends CredentialedSource {
     return this.hasCredential && this.config.PUBLIC_BASE_URL === undefined
       ? 'webhook source twilio needs PUBLIC_BASE_URL (the URL Twilio calls, without /webhook/twilio): Twilio signs the full public URL'
       : null;
+  }
+
+  /** Presence only: its well-formedness depends on the signature settings checkTwilioSignature reads. */
+  protected override requiredHeaders(): RequiredHeader[] {
+    return [{ name: 'x-twilio-signature', label: 'X-Twilio-Signature' }];
   }
 
   /**

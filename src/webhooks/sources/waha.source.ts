@@ -3,9 +3,9 @@ import { SignatureError } from '../../common/domain-errors.js';
 import { AppConfig } from '../../config/app-config.js';
 import type { JsonObject } from '../../events/payload-values.js';
 import { parseWahaBody } from '../../events/waha.parser.js';
-import { checkWahaSignature } from '../waha-signature.js';
+import { checkWahaSignature, isWahaHmac } from '../waha-signature.js';
 import type { TenantBinding } from '../../tenants/tenants-file.js';
-import { CredentialedSource, type InboundDelivery, type Verification } from './webhook-source.js';
+import { CredentialedSource, type InboundDelivery, type RequiredHeader, type Verification } from './webhook-source.js';
 
 /** WAHA (WhatsApp HTTP API): X-Webhook-Hmac, the hex HMAC-SHA512 of the body keyed by the webhook's hmac key. */
 @Injectable()
@@ -20,6 +20,10 @@ export class WahaSource extends CredentialedSource {
 
   protected get credentials() {
     return this.config.WAHA_WEBHOOK_HMAC_KEY;
+  }
+
+  protected override requiredHeaders(): RequiredHeader[] {
+    return [{ name: 'x-webhook-hmac', label: 'X-Webhook-Hmac', wellFormed: isWahaHmac }];
   }
 
   protected check(delivery: InboundDelivery, binding?: TenantBinding): Verification {

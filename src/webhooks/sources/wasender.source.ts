@@ -5,7 +5,7 @@ import type { JsonObject } from '../../events/payload-values.js';
 import { parseWasenderBody } from '../../events/wasender.parser.js';
 import { checkSharedSecret } from '../signatures.js';
 import type { TenantBinding } from '../../tenants/tenants-file.js';
-import { CredentialedSource, type InboundDelivery, type Verification } from './webhook-source.js';
+import { CredentialedSource, type InboundDelivery, type RequiredHeader, type Verification } from './webhook-source.js';
 
 /** WASenderApi: the webhook secret itself in X-Webhook-Signature (WASender does not sign the body). */
 @Injectable()
@@ -20,6 +20,10 @@ export class WasenderSource extends CredentialedSource {
 
   protected get credentials() {
     return this.config.WASENDER_WEBHOOK_SECRET;
+  }
+
+  protected override requiredHeaders(): RequiredHeader[] {
+    return [{ name: 'x-webhook-signature', label: 'X-Webhook-Signature' }];
   }
 
   protected check(delivery: InboundDelivery, binding?: TenantBinding): Verification {

@@ -10,6 +10,18 @@ import { checkTenants, tenantOfBinding } from './tenant-check.js';
 /** What a source's verifier and parser see of one POST to a webhook URL. */
 export type InboundDelivery = WebhookDelivery;
 
+/**
+ * A header a source's credential travels in, checked before the body is read: absent, or not
+ * `wellFormed`, it cannot prove anything, so the delivery is refused without reading its body.
+ */
+export interface RequiredHeader {
+  /** Lower-case, as Node gives request headers. */
+  name: string;
+  /** As named in the 401 (e.g. `X-Hub-Signature-256`). */
+  label: string;
+  wellFormed?(value: string): boolean;
+}
+
 /** What verifying a delivery established. */
 export interface Verification {
   /** The delivery proved its origin with a configured credential. */
@@ -45,6 +57,11 @@ export interface WebhookSource {
   readonly takesUrlSuffix: boolean;
   /** Why the source cannot verify anything with the configuration it has (checked at start when enabled); null when it can. */
   configurationProblem?(): string | null;
+  /**
+   * Throws SignatureError when the headers alone show that the delivery cannot prove its origin
+   * (a credential header absent or malformed): called before the body is read.
+   */
+  checkHeaders(header: (name: string) => string | undefined): void;
   /** Throws SignatureError when the delivery does not prove its origin. */
   verify(delivery: InboundDelivery): Verification;
   /** The delivery's events, marked with what verification established. */
@@ -79,6 +96,25 @@ export abstract class CredentialedSource implements WebhookSource {
 
   bindTenants(bindings: readonly TenantBinding[]): void {
     this.bindings = bindings;
+  }
+
+  /** Whether TENANTS_FILE binds this source's credentials (they then replace the environment's). */
+  protected get hasTenantBindings(): boolean {
+    return this.bindings.length > 0;
+  }
+
+  /** The headers every delivery must carry while a credential is configured; none by default (e.g. a key in the body). */
+  protected requiredHeaders(): readonly RequiredHeader[] {
+    return [];
+  }
+
+  checkHeaders(header: (name: string) => string | undefined): void {
+    if (!this.hasCredential) return;
+    for (const required of this.requiredHeaders()) {
+      const value = header(required.name)?.trim();
+      if (!value) throw new SignatureError(required.label, 'missing');
+      if (required.wellFormed && !required.wellFormed(value)) throw new SignatureError(required.label, 'malformed');
+    }
   }
 
   verify(delivery: InboundDelivery): Verification {
