@@ -66,7 +66,7 @@ describe(`hand-run upgrade across ${TARGET}`, () => {
     expect(applied.length).toBeGreaterThan(0);
     expect(log.lines.filter((l) => /modified/.test(l))).toEqual([]);
     const expected = await viaMigration.query<{ kind: string; def: string }>(SCHEMA);
-    expect(expected.map((r) => r.def)).toContain('deliveries deliveries_pkey PRIMARY KEY (provider, wamid)');
+    expect(expected.map((r) => r.def)).toContain('deliveries deliveries_pkey PRIMARY KEY (provider, tenant, wamid)');
     expect(await byHand.query(SCHEMA)).toEqual(expected);
     expect(await byHand.query(`SELECT count(*)::int AS n FROM _prisma_migrations WHERE migration_name = $1`, [TARGET])).toEqual([{ n: 1 }]);
     expect(await byHand.query('SELECT wamid FROM deliveries ORDER BY wamid')).toEqual([{ wamid: 'wamid.A' }, { wamid: 'wamid.B' }]);

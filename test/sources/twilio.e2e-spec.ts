@@ -142,9 +142,13 @@ describe('Twilio WhatsApp at /webhook/twilio', () => {
       expect(await stored(sid)).toEqual([]);
     });
 
-    it.each(['MessageSid', 'SmsSid', 'AccountSid', 'From', 'To'])('answers 400 to a repeated %s, even with the same value, before any signature check', async (name) => {
+    it.each(['MessageSid', 'SmsSid', 'AccountSid', 'From', 'To'])('answers 400 to a repeated %s, even with the same value, before the signature is checked', async (name) => {
       const { sid, callback, send } = await tampered('');
-      const repeated = await postForm(ctx.service.baseUrl, '/webhook/twilio', `${callback.raw}&${new URLSearchParams({ [name]: callback.params[name] })}`);
+      // A signature header that matches nothing: present (a request without one is refused from its
+      // headers alone), so the 400 shows the repetition is judged before any HMAC is computed.
+      const repeated = await postForm(ctx.service.baseUrl, '/webhook/twilio', `${callback.raw}&${new URLSearchParams({ [name]: callback.params[name] })}`, {
+        'x-twilio-signature': 'bm90IHRoZSBzaWduYXR1cmU=',
+      });
       expect(repeated.status).toBe(400);
       expect(JSON.parse(repeated.body).message).toBe(`${name} is repeated: Twilio sends it once`);
       expect((await send()).status).toBe(200);
