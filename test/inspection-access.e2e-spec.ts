@@ -63,7 +63,7 @@ describe('the OpenAPI document', () => {
     }
     expect(doc.components.schemas.WebhookAckDto.properties.events.type).toBe('array');
     expect(doc.components.schemas.EventResultDto.properties.result.enum).toEqual(['accepted', 'duplicate', 'stale']);
-    expect(doc.paths['/deliveries/{wamid}'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['provider', 'wamid']);
+    expect(doc.paths['/deliveries/{wamid}'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['provider', 'tenant', 'wamid']);
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.paths['/messages'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(
       ['cursor', 'destination', 'from', 'kind', 'limit', 'provider', 'since', 'status', 'tenant', 'type', 'until'],
