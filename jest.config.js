@@ -11,4 +11,7 @@ export default {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.check.json' }],
   },
   testTimeout: 30000,
+  // On the embedded database: one initdb for the suite, copied by each test file.
+  globalSetup: '<rootDir>/test/support/global-setup.mjs',
+  globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
 };

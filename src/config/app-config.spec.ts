@@ -5,7 +5,7 @@ const base = { DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/db' };
 describe('validateConfig', () => {
   it('applies the defaults', () => {
     expect(validateConfig(base)).toMatchObject({
-      PORT: 3000, LOG_LEVEL: 'info', MIGRATE_ON_START: true, DB_POOL_SIZE: 10, WEBHOOK_BODY_LIMIT: '3mb',
+      PORT: 3000, LOG_LEVEL: 'info', MIGRATE_ON_START: true, DB_POOL_SIZE: 10, WEBHOOK_BODY_LIMIT: '3mb', WEBHOOK_MAX_EVENTS: 100_000,
       HTTP_REQUEST_TIMEOUT_MS: 25_000, HTTP_HEADERS_TIMEOUT_MS: 10_000,
     });
   });
@@ -72,6 +72,8 @@ describe('validateConfig', () => {
     [{ ...base, MIGRATE_ON_START: 'maybe' }, /MIGRATE_ON_START/],
     [{ ...base, WHATSAPP_APP_SECRET: 'short' }, /WHATSAPP_APP_SECRET/],
     [{ ...base, WEBHOOK_BODY_LIMIT: 'lots' }, /WEBHOOK_BODY_LIMIT/],
+    [{ ...base, WEBHOOK_MAX_EVENTS: '999' }, /WEBHOOK_MAX_EVENTS must be at least 1000/],
+    [{ ...base, WEBHOOK_MAX_EVENTS: 'many' }, /WEBHOOK_MAX_EVENTS must be an integer/],
     [{ ...base, WHATSAPP_APP_SECRET: 'long-enough-secret,short' }, /WHATSAPP_APP_SECRET/],
     [{ ...base, WEBHOOK_PROVIDERS: 'meta,twitter' }, /WEBHOOK_PROVIDERS/],
     [{ ...base, WEBHOOK_PROVIDERS: ' , ' }, /WEBHOOK_PROVIDERS/],

@@ -20,4 +20,16 @@ export class IngestSettings {
   @Min(8, { message: 'CLAIM_QUEUE_MAX_MB must be at least 8 (two bodies of the largest size Meta sends)' })
   @Max(4096)
   CLAIM_QUEUE_MAX_MB = 64;
+
+  /**
+   * Events one delivery may carry at most; beyond, it gets 413 before anything is stored (a
+   * smaller delivery is claimed in chunks of 1,000). Meta and 360dialog send at most 1,000
+   * updates per POST, Twilio, WAHA and WASender one event; only Evolution's messages.set (a
+   * history sync) is larger, and 100,000 small items still fit the default 4 MB body.
+   */
+  @Transform(toInt)
+  @IsInt({ message: 'WEBHOOK_MAX_EVENTS must be an integer' })
+  @Min(1000, { message: 'WEBHOOK_MAX_EVENTS must be at least 1000 (one Meta batch holds up to 1,000 updates)' })
+  @Max(1_000_000)
+  WEBHOOK_MAX_EVENTS = 100_000;
 }

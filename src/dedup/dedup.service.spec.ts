@@ -90,4 +90,36 @@ describe('DedupService', () => {
     await expect(dedup.claim([event('a')])).rejects.toBeInstanceOf(StoreUnavailableError);
     expect(repository.claimBatch).toHaveBeenCalledTimes(1);
   });
+
+  it('claims a large delivery in chunks of 1,000, one statement after the other, answering in its order', async () => {
+    const { dedup, repository } = serviceWith(async (rows) => new Set(rows.map((r) => r.key).filter((key) => key !== 'k1500')));
+    const claims = await dedup.claim(Array.from({ length: 2500 }, (_, i) => event(`k${i}`)));
+    expect(repository.claimBatch.mock.calls.map(([rows]) => rows.length)).toEqual([1000, 1000, 500]);
+    expect(claims.map((c) => c.id)).toEqual(Array.from({ length: 2500 }, (_, i) => `k${i}`));
+    expect(claims.filter((c) => c.result === 'duplicate')).toEqual([{ id: 'k1500', result: 'duplicate' }]);
+  });
+
+  it('fails the delivery at the first chunk that fails, without sending the chunks after it', async () => {
+    const { dedup, repository } = serviceWith(async (rows) => {
+      if (rows.some((r) => r.key === 'k1500')) throw new Error("Can't reach database server");
+      return new Set(rows.map((r) => r.key));
+    });
+    await expect(dedup.claim(Array.from({ length: 3500 }, (_, i) => event(`k${i}`)))).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(repository.claimBatch).toHaveBeenCalledTimes(2);
+  });
+
+  it('queues a delivery larger than the claim queue a chunk at a time instead of shedding it', async () => {
+    let release!: () => void;
+    const busy = new Promise<void>((resolve) => (release = resolve));
+    const { dedup } = serviceWith(async (rows) => {
+      if (rows.some((r) => r.key === 'running')) await busy;
+      return new Set(rows.map((r) => r.key));
+    });
+    // CLAIM_QUEUE_MAX_EVENTS=1000 with the only flush slot busy: 5,000 events wait 1,000 at a time.
+    const running = dedup.claim([event('running')]);
+    const large = dedup.claim(Array.from({ length: 5000 }, (_, i) => event(`w${i}`)));
+    release();
+    await expect(running).resolves.toHaveLength(1);
+    await expect(large).resolves.toHaveLength(5000);
+  });
 });

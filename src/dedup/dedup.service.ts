@@ -8,12 +8,19 @@ import { isDataError, isUniqueViolation, withConflictRetries } from '../messages
 import { MessagesRepository } from '../messages/messages.repository.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import type { ClaimVerdict, EventClaim } from './claim-result.js';
+import { chunked, type ChunkLimits } from './claim-chunks.js';
 import { mergeClaimRows, toClaimRow } from './claim-rows.js';
 
 const MAX_EVENTS_PER_FLUSH = 5000;
 const CLAIM_STATEMENTS_IN_FLIGHT = 2;
 /** Payload characters per statement: a few near-limit bodies must not become one statement of hundreds of MB. */
 const MAX_PAYLOAD_PER_FLUSH = 8 * 1024 * 1024;
+/**
+ * One chunk of a large delivery: one Meta batch (up to 1,000 updates) stays one chunk, so it is
+ * stored all or nothing as before; a chunk never exceeds the smallest claim queue allowed
+ * (CLAIM_QUEUE_MAX_EVENTS ≥ 1,000, CLAIM_QUEUE_MAX_MB ≥ 8), so no delivery is too big to queue.
+ */
+const CHUNK_LIMITS: ChunkLimits<ClaimRow> = { maxItems: 1000, maxSize: MAX_PAYLOAD_PER_FLUSH / 2, sizeOf: (row) => row.payload.length };
 
 /**
  * Decides, through the database's unique constraint on message_id, which events are new.
@@ -46,15 +53,24 @@ export class DedupService {
     });
   }
 
+  /**
+   * A delivery of many events is claimed a chunk at a time, each chunk one statement that waits
+   * for the one before: the statement stays bounded however large the delivery, and the chunks
+   * take turns with other deliveries in the queue. Resolves only once every chunk is committed;
+   * if one fails, the chunks before it stay stored and the provider's retry finds them as duplicates.
+   */
   async claim(events: NormalizedEvent[]): Promise<EventClaim[]> {
     const rows = events.map(toClaimRow);
-    let verdicts: ClaimVerdict[];
-    try {
-      verdicts = await this.batcher.submit(rows);
-    } catch (error) {
-      if (error instanceof QueueFullError) throw this.shed(error);
-      this.logger.error(`claim failed: ${error instanceof Error ? error.message : String(error)}`);
-      throw new StoreUnavailableError('events could not be stored; retry later', { cause: error });
+    const verdicts: ClaimVerdict[] = [];
+    for (const chunk of chunked(rows, CHUNK_LIMITS)) {
+      try {
+        verdicts.push(...(await this.batcher.submit(chunk)));
+      } catch (error) {
+        if (error instanceof QueueFullError) throw this.shed(error);
+        const stored = verdicts.length > 0 ? ` (${verdicts.length} of the delivery's ${rows.length} events were claimed before)` : '';
+        this.logger.error(`claim failed${stored}: ${error instanceof Error ? error.message : String(error)}`);
+        throw new StoreUnavailableError('events could not be stored; retry later', { cause: error });
+      }
     }
     return events.map((event, i) => ({ id: event.key, result: verdicts[i] }));
   }

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { withProtocolBatches } from './protocol-batches.js';
 
 /** Where `npm start` keeps its data when no DATABASE_URL is set (git-ignored). */
 export const EMBEDDED_DATA_DIR = '.data/pglite';
@@ -16,15 +17,16 @@ export interface EmbeddedDatabase {
  * port, so the same Prisma adapter, SQL and migrations run on it. `dataDir` persists it;
  * without one it lives in memory (tests).
  */
-export async function startEmbeddedDatabase(dataDir?: string): Promise<EmbeddedDatabase> {
+export async function startEmbeddedDatabase(dataDir?: string, template?: Blob): Promise<EmbeddedDatabase> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   const release = dataDir === undefined ? () => undefined : lockDataDir(dataDir);
   try {
-    const db = await PGlite.create(dataDir === undefined ? {} : { dataDir: resolve(dataDir) });
+    // `template`: a dumped data directory to start from (an in-memory copy; skips initdb).
+    const db = await PGlite.create(dataDir === undefined ? { loadDataDir: template } : { dataDir: resolve(dataDir) });
     // One backend behind every connection: the server queues messages and keeps a transaction's
     // statements together. Connections are cheap here; the limit only guards against leaks.
-    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 100 });
+    const server = new PGLiteSocketServer({ db: withProtocolBatches(db), host: '127.0.0.1', port: 0, maxConnections: 100 });
     await server.start();
     return {
       url: `postgresql://postgres@${server.getServerConn()}/postgres`,

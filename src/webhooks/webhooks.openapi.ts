@@ -39,7 +39,7 @@ function receiveOperation(summary: string, operationId: string, route: Route): O
       401: error("the source's signature is missing, malformed, expired or wrong (the message names the header)"),
       403: error('the source is not enabled (WEBHOOK_PROVIDERS)'),
       ...(withSource ? { 404: error('no such source (or a URL suffix on a source that takes none)') } : {}),
-      413: error('body above WEBHOOK_BODY_LIMIT'),
+      413: error('body above WEBHOOK_BODY_LIMIT, or more events than WEBHOOK_MAX_EVENTS'),
       415: error('a charset other than UTF-8, or a compressed body'),
       503: error('the events could not be stored: retry (Retry-After)'),
     },

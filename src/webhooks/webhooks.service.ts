@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InvalidPayloadError, SignatureError, VerificationFailedError } from '../common/domain-errors.js';
+import { InvalidPayloadError, PayloadTooLargeError, SignatureError, VerificationFailedError } from '../common/domain-errors.js';
 import { AppConfig } from '../config/app-config.js';
 import { DedupService } from '../dedup/dedup.service.js';
 import { detectProvider } from '../events/detect-provider.js';
@@ -80,6 +80,10 @@ export class WebhooksService {
     // Parsing checks the events' tenants against the credential's (TENANTS_FILE): a 401 too.
     const events = this.rejectedIf(source, () => source.parse(delivery, verification));
     if (events.length === 0) throw new InvalidPayloadError(`no event with an idempotency key in the body (${source.name} payload)`);
+    if (events.length > this.config.WEBHOOK_MAX_EVENTS) {
+      // Before anything is stored, so the same delivery sent again gets the same answer.
+      throw new PayloadTooLargeError(`the delivery carries ${events.length} events, more than WEBHOOK_MAX_EVENTS (${this.config.WEBHOOK_MAX_EVENTS}): split it`);
+    }
     const results = await this.claimFresh(events);
     this.metrics.eventsClaimed(events, results);
     const count = (result: EventResult) => results.filter((r) => r === result).length;

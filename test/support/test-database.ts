@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { startEmbeddedDatabase } from '../../src/embedded/embedded-database.js';
+import { embeddedTemplate } from './embedded-template.js';
 
 /**
  * The PostgreSQL the suite runs against: TEST_DATABASE_URL, else DATABASE_URL (each test file
  * gets a database of its own there, created fresh and dropped after); with neither set, every
- * test file gets an embedded PostgreSQL (PGlite) of its own, in memory.
+ * test file gets an embedded PostgreSQL (PGlite) of its own, in memory, copied from the empty
+ * cluster the suite's globalSetup made (test/support/embedded-template.ts).
  */
 const CONFIGURED_URL = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
 export const EMBEDDED = CONFIGURED_URL === undefined;
@@ -47,7 +49,7 @@ async function admin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T
 
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (EMBEDDED) {
-    const embedded = await startEmbeddedDatabase();
+    const embedded = await startEmbeddedDatabase(undefined, embeddedTemplate());
     return withQueries(embedded.url, 'postgres', () => embedded.stop());
   }
   const adminUrl = CONFIGURED_URL!;
