@@ -90,7 +90,9 @@ export class WebhookIngress implements OnApplicationBootstrap, OnApplicationShut
       status = send(res, 200, contentType, text);
     } catch (error) {
       if (!(error instanceof DomainError)) {
-        if (req.destroyed || res.destroyed) return; // the caller hung up while the body was read: no one to answer
+        // The caller hung up while the body was read: no one to answer. (Not req.destroyed: a request
+        // whose body was read to its end is destroyed too, and must still be answered.)
+        if (req.socket.destroyed || res.destroyed) return;
         this.logger.error({ err: error }, 'a webhook delivery failed unexpectedly');
         failure = error;
         status = answer(res, 500, INTERNAL_ERROR);

@@ -56,6 +56,13 @@ describe('Evolution API at /webhook/evolution', () => {
     expect(await rows(i)).toHaveLength(1);
   });
 
+  // Its key may be in the body, so the body is decoded before the key is checked: found by
+  // test/fuzz.e2e-spec.ts, a JSON body that is no object (null) threw in the check, unanswered.
+  it.each(['null', '[]', '1', '"apikey"'])('answers 400 to the JSON body %s, which can hold no key', async (text) => {
+    const answer = await postWebhook<any>(ctx.service.baseUrl, text, { 'content-type': 'application/json' }, { sign: false, path: '/webhook/evolution' });
+    expect(answer).toMatchObject({ status: 400, body: { message: 'body is not a JSON object' } });
+  });
+
   it('answers 404 to a URL suffix on a source that takes none', async () => {
     const answer = await post(body('messages_upsert_text_inbound', instance(), messageId()), '/webhook/meta/messages-upsert');
     expect(answer.status).toBe(404);

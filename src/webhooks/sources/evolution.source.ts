@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { SignatureError } from '../../common/domain-errors.js';
+import { InvalidPayloadError, SignatureError } from '../../common/domain-errors.js';
 import { AppConfig } from '../../config/app-config.js';
 import { parseEvolutionBody } from '../../events/evolution.parser.js';
-import type { JsonObject } from '../../events/payload-values.js';
+import { isJsonObject, type JsonObject } from '../../events/payload-values.js';
 import { checkEvolutionApiKey } from '../evolution-credential.js';
 import type { TenantBinding } from '../../tenants/tenants-file.js';
 import { CredentialedSource, type InboundDelivery, type Verification } from './webhook-source.js';
@@ -28,7 +28,9 @@ export class EvolutionSource extends CredentialedSource {
   }
 
   protected check(delivery: InboundDelivery, binding?: TenantBinding): Verification {
-    const body = delivery.body as JsonObject;
+    // The key may be in the body, so the body is decoded before verifying: it must be an object to hold one.
+    const body = delivery.body;
+    if (!isJsonObject(body)) throw new InvalidPayloadError('body is not a JSON object');
     const failure = checkEvolutionApiKey(body.apikey, delivery.header(this.config.EVOLUTION_HEADER_NAME.toLowerCase()), binding?.credentials ?? this.credentials);
     if (failure) throw new SignatureError(`apikey (or ${this.config.EVOLUTION_HEADER_NAME})`, failure);
     return { authenticated: true };
