@@ -101,6 +101,8 @@ describeOnPostgres('a CONCURRENTLY migration on a busy table', () => {
     const secondLog = new RecordingLog();
     const second = applyMigrations(ctx.db.url, secondLog, dir);
     await eventually(() => ctx.db.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [MIGRATOR]), (rows) => rows[0].n === 2);
+    // Connected is not yet waiting: the writer commits only once the second instance found the lock held.
+    await eventually(async () => secondLog.count(/another process is applying migrations/), (n) => n === 1);
 
     await writer.query('COMMIT');
     expect(await migrating).toEqual([TYPE_INDEX]);
