@@ -95,7 +95,8 @@ export const WAITING_ON_MESSAGES = `
 /** Who holds Prisma's migration lock (72707369) right now. */
 export const MIGRATION_LOCK_HOLDER = `
   SELECT a.pid, a.application_name AS app FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-  WHERE l.locktype = 'advisory' AND l.objid = 72707369 AND l.granted`;
+  WHERE l.locktype = 'advisory' AND l.objid = 72707369 AND l.granted
+    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`; // advisory locks are per database: other test files migrate theirs meanwhile
 
 /** Jest hooks: before each test a new database with the committed migrations applied, and its sessions; both gone after. */
 export function useMigratedDatabase(): { db: TestDatabase; sessions: Sessions } {
