@@ -87,7 +87,7 @@ describeOnPostgres('a CONCURRENTLY migration on a busy table', () => {
 
     // The build waits on the writer for far longer than lock_timeout, and is not cancelled.
     await eventually(
-      () => ctx.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'
+      () => ctx.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND wait_event_type = 'Lock'
                   AND query LIKE '%CREATE INDEX CONCURRENTLY%' AND now() - query_start > interval '1 second'`, [MIGRATOR]),
       (rows) => rows[0].n === 1,
     );
@@ -100,7 +100,7 @@ describeOnPostgres('a CONCURRENTLY migration on a busy table', () => {
     // would hold a snapshot the build waits for, and one of the two would die in a deadlock.
     const secondLog = new RecordingLog();
     const second = applyMigrations(ctx.db.url, secondLog, dir);
-    await eventually(() => ctx.db.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [MIGRATOR]), (rows) => rows[0].n === 2);
+    await eventually(() => ctx.db.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1', [MIGRATOR]), (rows) => rows[0].n === 2);
     // Connected is not yet waiting: the writer commits only once the second instance found the lock held.
     await eventually(async () => secondLog.count(/another process is applying migrations/), (n) => n === 1);
 

@@ -75,7 +75,7 @@ describeOnPostgres('a migration on a table another session holds', () => {
     // Queued behind the migration's request, and still there after well over the timeout above.
     await eventually(() => ctx.db.query(WAITING_ON_MESSAGES), (rows) => rows.some((r) => r.app === '' && r.mode === 'RowExclusiveLock'));
     await eventually(
-      () => ctx.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND now() - query_start > interval '2 seconds' AND query LIKE 'INSERT INTO messages%'`),
+      () => ctx.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND now() - query_start > interval '2 seconds' AND query LIKE 'INSERT INTO messages%'`),
       (rows) => rows[0].n === 1,
     );
     await holder.query('COMMIT');

@@ -90,7 +90,7 @@ export function claim(client: pg.Client, key: string): Promise<pg.QueryResult> {
 export const WAITING_ON_MESSAGES = `
   SELECT a.pid, a.application_name AS app, l.mode
   FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-  WHERE l.relation = 'messages'::regclass AND NOT l.granted`;
+  WHERE l.relation = 'messages'::regclass AND NOT l.granted AND a.datname = current_database()`;
 
 /** Who holds Prisma's migration lock (72707369) right now. */
 export const MIGRATION_LOCK_HOLDER = `
