@@ -1,5 +1,5 @@
 // What upgrading across 20261201120000_trust_boundary costs, and what the hand-run alternative
-// costs, on a throwaway database with N delivery rows (README, "Upgrade notes").
+// costs, on a throwaway database with N delivery rows (docs/deployment.md, "Upgrade notes"; figures in bench/README.md).
 //   node bench/migration-upgrade.mjs [--rows 2000000] [--url postgresql://postgres@127.0.0.1:5432/postgres]
 // Per run, in a database of its own (dropped after): the migrations before trust_boundary, N
 // deliveries (and N/10 messages), then either the migration as shipped (one transaction, as the

@@ -8,7 +8,7 @@ import { RecordingLog } from './support/migration-fixtures.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 import { parseStatements } from './migration-lint/sql-statements.js';
 
-// The hand-run upgrade of README's "Upgrade notes" must leave exactly what the migration leaves,
+// The hand-run upgrade of docs/deployment.md's "Upgrade notes" must leave exactly what the migration leaves,
 // and the migrator must take it as applied (same checksum) and go on with the later ones.
 const TARGET = '20261201120000_trust_boundary';
 const SCRIPT = 'deploy/upgrade/20261201120000_trust_boundary.sql';

@@ -1,5 +1,5 @@
 -- Upgrading across 20261201120000_trust_boundary without holding `messages` while the
--- `deliveries` primary key is rebuilt (README, "Upgrade notes"). Run it BEFORE the new version's
+-- `deliveries` primary key is rebuilt (docs/deployment.md, "Upgrade notes"). Run it BEFORE the new version's
 -- migrations, with the old version still serving:
 --   psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -f deploy/upgrade/20261201120000_trust_boundary.sql
 -- psql sends each statement on its own (autocommit), which CREATE INDEX CONCURRENTLY needs.

@@ -74,7 +74,7 @@ export class AppConfig extends ProcessingSettings {
   @Max(604_800, { message: 'SILENCE_ALERT_AFTER_SECONDS must be between 0 (off) and 604800 (7 days)' })
   SILENCE_ALERT_AFTER_SECONDS = 3600;
 
-  /** Largest accepted webhook body: by default Meta's documented maximum, 3 MB, the largest any supported provider documents (README, Limits). */
+  /** Largest accepted webhook body: by default Meta's documented maximum, 3 MB, the largest any supported provider documents (docs/security.md, Limits). */
   @Matches(/^\d+(kb|mb)$/i, { message: 'WEBHOOK_BODY_LIMIT must look like 3mb or 512kb' })
   WEBHOOK_BODY_LIMIT = '3mb';
 

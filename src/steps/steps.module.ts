@@ -6,7 +6,7 @@ import { ForwardModule } from './forward/forward.module.js';
 
 /**
  * The one place steps are registered. Add your own module (providers marked @WorkerStep)
- * to `imports`; the worker discovers and orders every step at boot. See README, "Your own steps".
+ * to `imports`; the worker discovers and orders every step at boot. See docs/processing.md, "Your own steps".
  */
 @Module({ imports: [DeliveryStatusModule, ForwardModule, DestinationsStepModule, AutoReplyModule] })
 export class StepsModule {}

@@ -5,7 +5,7 @@ import type { Violation } from './violation.js';
  * Migrations applied before the lint existed that break one of its rules. They cannot be fixed:
  * _prisma_migrations records each file's SHA-256, so each entry pins that checksum and stops
  * excusing anything the day the file changes. What upgrading across them costs, and how to do it
- * safely: README, "Upgrade notes".
+ * safely: docs/deployment.md, "Upgrade notes".
  */
 export interface BaselineEntry {
   migration: string;

@@ -15,7 +15,7 @@ export interface LintedMigration extends ParsedMigration {
  * Lints every `<dir>/<name>/migration.sql` in the order they are applied (folder name order), as
  * the migrator reads them: a folder added by anyone is linted without being listed anywhere.
  * Several dirs are read as one (probes on top of the committed migrations). File paths in the
- * result are relative to `root` (the project), as the README quotes them.
+ * result are relative to `root` (the project), as docs/migrations.md quotes them.
  */
 export async function lintMigrations(dirs: string | string[], root = process.cwd()): Promise<{ migrations: LintedMigration[]; violations: Violation[] }> {
   const folders: Array<{ name: string; file: string }> = [];

@@ -10,7 +10,7 @@ export interface AutoReplyResult {
 }
 
 /**
- * The worked example of a custom step (README, "Your own steps"): answers each inbound Meta
+ * The worked example of a custom step (docs/processing.md, "Your own steps"): answers each inbound Meta
  * message with AUTO_REPLY_TEXT through the WhatsApp Cloud API and stores the reply's id as
  * the step result. Off unless AUTO_REPLY_TEXT is set.
  *
