@@ -19,11 +19,10 @@ export { LOG_LEVELS, type LogLevel } from './settings/logging.settings.js';
 /**
  * Every feature's settings in one object, for the code that still injects them all at once.
  * A feature should inject its own settings class instead (src/config/settings/); the class is
- * the injection token, the interface of the same name gives it every feature's fields.
+ * the injection token (it has no fields of its own), the interface of the same name gives it
+ * every feature's fields.
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the class is only the token; its fields are the features'
 export class AppConfig {}
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface AppConfig
   extends EnvironmentSettings, DatabaseSettings, HttpSettings, LoggingSettings, IngestSettings, SourceSettings, TrustSettings,
     WorkerSettings, StepsSettings, DestinationsSettings, RetentionSettings, MetricsSettings, ConsoleSettings {}
