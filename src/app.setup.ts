@@ -3,7 +3,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import type { Server } from 'node:http';
-import { AppConfig } from './config/app-config.js';
+import { ConsoleSettings } from './config/settings/console.settings.js';
+import { HttpSettings } from './config/settings/http.settings.js';
 import { securityHeaders } from './http/security-headers.js';
 import { applyServerTimeouts } from './http/server-timeouts.js';
 import { closeWhenBodyUnread } from './http/unread-body.js';
@@ -22,12 +23,11 @@ export async function createApp(): Promise<NestExpressApplication> {
     abortOnError: false, // throw instead of process.abort(): callers decide how to exit
   });
   app.useLogger(withNestChatterAtDebug(app.get(Logger)));
-  const config = app.get(AppConfig);
-  applyServerTimeouts(app.getHttpServer() as Server, config);
+  applyServerTimeouts(app.getHttpServer() as Server, app.get(HttpSettings));
   app.use(closeWhenBodyUnread);
   app.use(securityHeaders());
   app.disable('x-powered-by');
   setUpOpenApi(app);
-  if (config.CONSOLE_ENABLED) serveConsole(app);
+  if (app.get(ConsoleSettings).CONSOLE_ENABLED) serveConsole(app);
   return app;
 }

@@ -6,7 +6,11 @@ import { createApp } from './app.setup.js';
 import { listeningOn } from './common/listen-address.js';
 import { startLine } from './common/start-line.js';
 import { CONSOLE_DIR } from './operator-console/serve-console.js';
-import { AppConfig, validateConfig } from './config/app-config.js';
+import { validateConfig } from './config/app-config.js';
+import { ConsoleSettings } from './config/settings/console.settings.js';
+import { HttpSettings } from './config/settings/http.settings.js';
+import { IngestSettings } from './config/settings/ingest.settings.js';
+import { WorkerSettings } from './config/settings/worker.settings.js';
 import { embeddedNotice, useEmbeddedDatabaseIfUnconfigured } from './embedded/embedded-mode.js';
 import { exitCleanlyOnSignals } from './shutdown.js';
 
@@ -31,16 +35,16 @@ const app = await createApp()
     console.error(`cannot start: ${error.message}`);
     process.exit(1);
   });
-const config = app.get(AppConfig);
-const listening = config.HOST === undefined ? app.listen(config.PORT) : app.listen(config.PORT, config.HOST);
+const { HOST: host, PORT: port } = app.get(HttpSettings);
+const listening = host === undefined ? app.listen(port) : app.listen(port, host);
 const server = await listening.catch((error: Error) => {
   // EADDRINUSE, or a HOST that is no address of this machine (EADDRNOTAVAIL) or does not resolve.
-  console.error(`cannot listen on port ${config.PORT} of ${config.HOST ?? 'every interface'}: ${error.message}`);
+  console.error(`cannot listen on port ${port} of ${host ?? 'every interface'}: ${error.message}`);
   process.exit(1);
 });
 const logger = app.get(Logger);
-exitCleanlyOnSignals(app, logger, config.SHUTDOWN_TIMEOUT_MS + 5000, () => embedded?.stop());
+exitCleanlyOnSignals(app, logger, app.get(WorkerSettings).SHUTDOWN_TIMEOUT_MS + 5000, () => embedded?.stop());
 if (embedded) logger.log(embeddedNotice(embedded), 'Bootstrap');
-logger.log(`listening on ${listeningOn(server.address(), config.HOST)}`, 'Bootstrap');
-const consoleState = !config.CONSOLE_ENABLED ? 'disabled' : existsSync(join(CONSOLE_DIR, 'index.html')) ? 'served' : 'not built';
-logger.log(startLine({ address: server.address(), host: config.HOST, sources: config.WEBHOOK_PROVIDERS, console: consoleState }), 'Bootstrap');
+logger.log(`listening on ${listeningOn(server.address(), host)}`, 'Bootstrap');
+const consoleState = !app.get(ConsoleSettings).CONSOLE_ENABLED ? 'disabled' : existsSync(join(CONSOLE_DIR, 'index.html')) ? 'served' : 'not built';
+logger.log(startLine({ address: server.address(), host, sources: app.get(IngestSettings).WEBHOOK_PROVIDERS, console: consoleState }), 'Bootstrap');

@@ -4,7 +4,10 @@ import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { withNestChatterAtDebug } from './logging/nest-chatter.js';
 import { listeningOn } from './common/listen-address.js';
-import { AppConfig, validateConfig } from './config/app-config.js';
+import { validateConfig } from './config/app-config.js';
+import { HttpSettings } from './config/settings/http.settings.js';
+import { MetricsSettings } from './config/settings/metrics.settings.js';
+import { WorkerSettings } from './config/settings/worker.settings.js';
 import { serveWorkerMetrics } from './metrics/metrics-server.js';
 import { MetricsService } from './metrics/metrics.service.js';
 import { exitCleanlyOnSignals } from './shutdown.js';
@@ -30,13 +33,14 @@ const app = await NestFactory.createApplicationContext(WorkerAppModule, { buffer
 const logger = app.get(Logger);
 app.useLogger(withNestChatterAtDebug(logger));
 await app.init();
-const config = app.get(AppConfig);
-exitCleanlyOnSignals(app, logger, config.SHUTDOWN_TIMEOUT_MS + 5000);
-if (config.WORKER_METRICS_PORT !== undefined) {
-  const server = await serveWorkerMetrics(app.get(MetricsService), config.WORKER_METRICS_PORT, config.HOST).catch((error: Error) => {
-    console.error(`cannot serve metrics on port ${config.WORKER_METRICS_PORT} of ${config.HOST ?? 'every interface'}: ${error.message}`);
+exitCleanlyOnSignals(app, logger, app.get(WorkerSettings).SHUTDOWN_TIMEOUT_MS + 5000);
+const { WORKER_METRICS_PORT: metricsPort } = app.get(MetricsSettings);
+const { HOST: host } = app.get(HttpSettings);
+if (metricsPort !== undefined) {
+  const server = await serveWorkerMetrics(app.get(MetricsService), metricsPort, host).catch((error: Error) => {
+    console.error(`cannot serve metrics on port ${metricsPort} of ${host ?? 'every interface'}: ${error.message}`);
     process.exit(1);
   });
-  logger.log(`metrics on ${listeningOn(server.address(), config.HOST)}`, 'Bootstrap');
+  logger.log(`metrics on ${listeningOn(server.address(), host)}`, 'Bootstrap');
 }
 logger.log('worker process ready', 'Bootstrap');

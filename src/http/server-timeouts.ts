@@ -1,12 +1,10 @@
 import type { Server } from 'node:http';
+import type { HttpSettings } from '../config/settings/http.settings.js';
 
 /** Longer than the usual load balancers' idle timeout (60 s), so they never reuse a connection the service has closed. */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
-export interface ServerTimeouts {
-  HTTP_REQUEST_TIMEOUT_MS: number;
-  HTTP_HEADERS_TIMEOUT_MS: number;
-}
+export type ServerTimeouts = Pick<HttpSettings, 'HTTP_REQUEST_TIMEOUT_MS' | 'HTTP_HEADERS_TIMEOUT_MS'>;
 
 /**
  * What a slow client may hold: Node cuts a request whose headers take longer than

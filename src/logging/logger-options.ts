@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
-import type { AppConfig } from '../config/app-config.js';
+import type { EnvironmentSettings } from '../config/settings/environment.settings.js';
+import type { LoggingSettings } from '../config/settings/logging.settings.js';
 import { redactPhoneNumbers } from './redact.js';
 
 /** An incoming X-Request-Id is kept only when it is a short token that cannot forge or break a log line. */
@@ -48,7 +49,7 @@ export function requestLogLevel(statusCode: number, error?: unknown): 'error' | 
  * that is logged — message, error text and stack, string fields — has its runs of 7+ digits
  * (phone numbers) cut to their last two.
  */
-export function loggerOptions(config: AppConfig, terminal = process.stdout.isTTY === true): Params {
+export function loggerOptions(config: LoggingSettings & EnvironmentSettings, terminal = process.stdout.isTTY === true): Params {
   return {
     pinoHttp: {
       level: config.LOG_LEVEL,
@@ -88,7 +89,7 @@ export function loggerOptions(config: AppConfig, terminal = process.stdout.isTTY
  * redaction above has already happened by then. Anything else (a pipe, a file, a container's
  * log driver) gets JSON.
  */
-export function readableByAPerson(config: Pick<AppConfig, 'NODE_ENV'>, terminal: boolean): boolean {
+export function readableByAPerson(config: EnvironmentSettings, terminal: boolean): boolean {
   return terminal && config.NODE_ENV !== 'production';
 }
 

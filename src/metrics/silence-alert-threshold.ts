@@ -1,5 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { AppConfig } from '../config/app-config.js';
+import { IngestSettings } from '../config/settings/ingest.settings.js';
+import { MetricsSettings } from '../config/settings/metrics.settings.js';
 import { MetricsService } from './metrics.service.js';
 
 /**
@@ -12,11 +13,12 @@ import { MetricsService } from './metrics.service.js';
 @Injectable()
 export class SilenceAlertThreshold implements OnModuleInit {
   constructor(
-    private readonly config: AppConfig,
+    private readonly ingest: IngestSettings,
+    private readonly settings: MetricsSettings,
     private readonly metrics: MetricsService,
   ) {}
 
   onModuleInit(): void {
-    this.metrics.silenceAlertThreshold([...new Set(this.config.WEBHOOK_PROVIDERS)], this.config.SILENCE_ALERT_AFTER_SECONDS);
+    this.metrics.silenceAlertThreshold([...new Set(this.ingest.WEBHOOK_PROVIDERS)], this.settings.SILENCE_ALERT_AFTER_SECONDS);
   }
 }

@@ -55,13 +55,14 @@ describe('wdd_silence_alert_after_seconds', () => {
 
   it('exports SILENCE_ALERT_AFTER_SECONDS for each enabled source, once', async () => {
     const metrics = newMetrics();
-    new SilenceAlertThreshold(config({ WEBHOOK_PROVIDERS: 'meta,twilio,meta', SILENCE_ALERT_AFTER_SECONDS: '900' }), metrics).onModuleInit();
+    const settings = config({ WEBHOOK_PROVIDERS: 'meta,twilio,meta', SILENCE_ALERT_AFTER_SECONDS: '900' });
+    new SilenceAlertThreshold(settings, settings, metrics).onModuleInit();
     expect(await samples(metrics, 'wdd_silence_alert_after_seconds')).toEqual({ 'provider=meta': 900, 'provider=twilio': 900 });
   });
 
   it('defaults to an hour for the default sources, and exports 0 (never) when turned off', async () => {
     const metrics = newMetrics();
-    new SilenceAlertThreshold(config({}), metrics).onModuleInit();
+    new SilenceAlertThreshold(config({}), config({}), metrics).onModuleInit();
     expect(await samples(metrics, 'wdd_silence_alert_after_seconds')).toEqual({ 'provider=meta': 3600, 'provider=wasender': 3600, 'provider=generic': 3600 });
     metrics.silenceAlertThreshold(['meta'], 0);
     expect(await samples(metrics, 'wdd_silence_alert_after_seconds')).toEqual({ 'provider=meta': 0 });

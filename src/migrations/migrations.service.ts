@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { AppConfig } from '../config/app-config.js';
+import { DatabaseSettings } from '../config/settings/database.settings.js';
 import { DEFAULT_MIGRATIONS_DIR } from './migration-files.js';
 import { applyMigrations } from './migrator.js';
 
@@ -8,7 +8,7 @@ import { applyMigrations } from './migrator.js';
 export class MigrationsService implements OnModuleInit {
   private readonly logger = new Logger(MigrationsService.name);
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(private readonly config: DatabaseSettings) {}
 
   async onModuleInit(): Promise<void> {
     if (!this.config.MIGRATE_ON_START) {

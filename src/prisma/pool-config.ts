@@ -1,8 +1,8 @@
 import type { PoolConfig } from 'pg';
-import type { AppConfig } from '../config/app-config.js';
+import type { DatabaseSettings } from '../config/settings/database.settings.js';
 
 /** One place for how this service talks to PostgreSQL: fail fast when it is unreachable. */
-export function poolConfig(config: AppConfig): PoolConfig {
+export function poolConfig(config: DatabaseSettings): PoolConfig {
   return {
     connectionString: config.DATABASE_URL,
     max: config.DB_POOL_SIZE,

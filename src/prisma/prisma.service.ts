@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { AppConfig } from '../config/app-config.js';
+import { DatabaseSettings } from '../config/settings/database.settings.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { poolConfig } from './pool-config.js';
 import { positional } from './positional-sql.js';
@@ -14,7 +14,7 @@ import { positional } from './positional-sql.js';
 export class PrismaService extends PrismaClient implements OnApplicationShutdown {
   private readonly pool: pg.Pool;
 
-  constructor(config: AppConfig) {
+  constructor(config: DatabaseSettings) {
     const logger = new Logger(PrismaService.name);
     const pool = new pg.Pool(poolConfig(config));
     // Without these handlers an idle connection dropped by the server crashes the process. The

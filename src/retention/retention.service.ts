@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { AppConfig } from '../config/app-config.js';
+import { RetentionSettings } from '../config/settings/retention.settings.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { RetentionRepository, type FinishedStatus } from './retention.repository.js';
 
@@ -53,7 +53,7 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
   private current: Promise<RetentionRun> | null = null;
 
   constructor(
-    private readonly config: AppConfig,
+    private readonly config: RetentionSettings,
     private readonly repository: RetentionRepository,
     private readonly metrics: MetricsService,
   ) {

@@ -1,0 +1,38 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { PROVIDER_NAMES, type ProviderName } from '../../events/normalized-event.js';
+import { eachItem, emptyToUndefined, toInt, toList } from '../config-transforms.js';
+import { Feature, Setting } from './setting.js';
+
+/**
+ * Who may reach the inbox and the operator API. In production the HTTP service refuses to start
+ * with a source that has no credential unless WEBHOOK_ALLOW_UNSIGNED names it (WebhookSources),
+ * or without INSPECTION_API_KEY (InspectionModule): both need what only those modules know.
+ */
+@Feature('Trust', 'Who may reach the inbox and the operator API. Every secret takes a comma-separated list, so that the old and the new value both work during a rotation.')
+export class TrustSettings {
+  @Setting('sources that may run without a credential when `NODE_ENV=production` (warned at every start; their events are stored as unauthenticated)')
+  @Transform(toList)
+  @IsIn(PROVIDER_NAMES, eachItem(`WEBHOOK_ALLOW_UNSIGNED must list only ${PROVIDER_NAMES.join(', ')}`))
+  WEBHOOK_ALLOW_UNSIGNED: ProviderName[] = [];
+
+  @Setting('how far a signed `webhook-timestamp` may be from the server clock, either way, in seconds')
+  @Transform(toInt)
+  @IsInt({ message: 'WEBHOOK_TOLERANCE_SECONDS must be an integer' })
+  @Min(1)
+  @Max(86_400)
+  WEBHOOK_TOLERANCE_SECONDS = 300;
+
+  @Setting('bearer key(s) for the operator API (`/messages`, `/deliveries`) and the console (16+ characters each); required when `NODE_ENV=production`')
+  @Transform(toList)
+  @MinLength(16, eachItem('INSPECTION_API_KEY must be at least 16 characters'))
+  INSPECTION_API_KEY: string[] = [];
+
+  @Setting(
+    'a YAML or JSON file binding each source\'s credentials to tenants, so one tenant\'s credential authenticates only that tenant; for a source it names it replaces the environment credentials (example: [tenants.example.yaml](tenants.example.yaml)); read and validated at start',
+  )
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString({ message: 'TENANTS_FILE must be a file path' })
+  TENANTS_FILE?: string;
+}

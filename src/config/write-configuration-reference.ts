@@ -1,0 +1,8 @@
+// `npm run docs:config`: rewrites docs/configuration.md from the settings classes.
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { configurationReference, CONFIGURATION_REFERENCE } from './configuration-reference.js';
+
+const path = fileURLToPath(CONFIGURATION_REFERENCE);
+writeFileSync(path, configurationReference());
+console.log(`wrote ${path}`);
