@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { withConflictRetries } from '../messages/database-errors.js';
+import { withConflictRetries } from '../queue/database-errors.js';
 import { eventOfRow, type EventRow } from '../messages/event-row.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { DeliveryOutcome, DeliveryOutcomeStatus, LeasedDelivery, LeaseQuota, NewDelivery } from './leased-delivery.js';

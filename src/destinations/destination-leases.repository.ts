@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma } from '../generated/prisma/client.js';
-import { withConflictRetries } from '../messages/database-errors.js';
+import { withConflictRetries } from '../queue/database-errors.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { LeasedDelivery } from './leased-delivery.js';
 

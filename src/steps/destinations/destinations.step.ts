@@ -5,8 +5,8 @@ import { DestinationWorker } from '../../destinations/destination-worker.service
 import { Destinations } from '../../destinations/destinations.js';
 import { referencedMessageKey } from '../../events/message-references.js';
 import type { NormalizedEvent } from '../../events/normalized-event.js';
-import { WorkerStep, type EventStep, type StepContext } from '../../worker/event-step.js';
-import { toForwardedEvent } from '../forward/forward-request.js';
+import { WorkerStep, type EventStep, type StepContext } from '../../inbox/event-step.js';
+import { toForwardedEvent } from '../../outbound/forward-request.js';
 
 /**
  * The fan-out: one delivery per enabled destination whose filter matches the event, each then

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ForwardClient } from './forward-client.js';
+import { ForwardClient } from '../../outbound/forward-client.js';
 import { ForwardStep } from './forward.step.js';
 
 @Module({ providers: [ForwardClient, ForwardStep], exports: [ForwardClient] })

@@ -3,9 +3,9 @@ import { AppConfig } from '../config/app-config.js';
 import type { ProcessingOutcome } from '../metrics/metric-labels.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { EventProcessor } from './event-processor.service.js';
-import type { JobQueue } from './job-queue.js';
+import type { JobQueue } from '../queue/job-queue.js';
 import type { LeasedEvent } from './leased-event.js';
-import { QueueWorker } from './queue-worker.js';
+import { QueueWorker } from '../queue/queue-worker.js';
 import { WorkQueueRepository } from './work-queue.repository.js';
 
 /**

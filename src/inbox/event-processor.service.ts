@@ -1,17 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FlushFailure, GroupCommit, workerWriteLimits } from '../common/group-commit.js';
+import { FlushFailure, GroupCommit, workerWriteLimits } from '../queue/group-commit.js';
 import { toStorableJson } from '../common/storable-json.js';
 import { AppConfig } from '../config/app-config.js';
 import { redactPhoneNumbers } from '../logging/redact.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { raceWithSignal, type Abandonable } from './abandonable.js';
-import { AttemptDeadlineError, LeaseLostError, ShutdownInterruption } from './attempt-interruptions.js';
+import { raceWithSignal, type Abandonable } from '../queue/abandonable.js';
+import { AttemptDeadlineError, LeaseLostError, ShutdownInterruption } from '../queue/attempt-interruptions.js';
 import { effectKey, RetryLaterError } from './event-step.js';
-import type { JobProcessor, ProcessOutcome } from './job-queue.js';
+import type { JobProcessor, ProcessOutcome } from '../queue/job-queue.js';
 import type { AttemptFailure, FailureOutcome, LeasedEvent, StepRecord } from './leased-event.js';
-import { nextRetryDelayMs } from './retry-policy.js';
-import { writeWithinLease } from './within-lease.js';
+import { nextRetryDelayMs } from '../queue/retry-policy.js';
+import { writeWithinLease } from '../queue/within-lease.js';
 import { StepRegistry } from './step-registry.service.js';
 import { WorkQueueRepository } from './work-queue.repository.js';
 
