@@ -22,8 +22,8 @@ export class WorkerService extends QueueWorker<LeasedEvent> implements OnApplica
   ) {
     const queue: JobQueue<LeasedEvent> = {
       lease: (limit, workerId) => repository.lease(limit, config.LEASE_SECONDS, config.MAX_ATTEMPTS, workerId),
-      renew: (jobs) => repository.renew(jobs.map((job) => job.leaseToken), config.LEASE_SECONDS),
-      release: (jobs) => repository.release(jobs.map((job) => ({ key: job.key, leaseToken: job.leaseToken }))),
+      renew: (jobs) => repository.renew(jobs, config.LEASE_SECONDS),
+      release: (jobs) => repository.release(jobs),
     };
     super(config, queue, processor, { noun: 'event', channel: 'messages_inbox', concurrency: config.WORKER_CONCURRENCY });
   }
