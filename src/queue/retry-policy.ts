@@ -18,3 +18,14 @@ export function nextRetryDelayMs(
   const backoff = retryDelayMs(attempt, settings.baseMs, settings.maxMs, random);
   return requestedMs === undefined ? backoff : Math.min(settings.maxMs, Math.max(backoff, requestedMs));
 }
+
+/** Fails the attempt and asks for the retry no sooner than `retryAfterMs` (e.g. from Retry-After). */
+export class RetryLaterError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(message);
+    this.name = 'RetryLaterError';
+  }
+}
