@@ -5,7 +5,7 @@ import { ForwardClient, ForwardFailure } from '../outbound/forward-client.js';
 import { LeaseLostError, ShutdownInterruption } from '../queue/attempt-interruptions.js';
 import type { JobProcessor, ProcessOutcome } from '../queue/job-queue.js';
 import { OutcomeRecorder } from '../queue/outcome-recorder.js';
-import { nextRetryDelayMs, RetryLaterError } from '../queue/retry-policy.js';
+import { retryAfterFailure, RetryLaterError } from '../queue/retry-policy.js';
 import { DestinationGates } from './destination-gates.service.js';
 import { DestinationJobsRepository } from './destination-jobs.repository.js';
 import { DestinationLeasesRepository } from './destination-leases.repository.js';
@@ -49,9 +49,8 @@ export class DestinationProcessor implements JobProcessor<LeasedDelivery> {
       if (reason instanceof LeaseLostError) return this.leaseLost(job);
       if (reason instanceof ShutdownInterruption) return this.giveBack(job);
       const message = this.recorder.errorText(reason instanceof Error ? reason.message : String(reason));
-      const requested = reason instanceof RetryLaterError ? reason.retryAfterMs : undefined;
-      const delayMs = nextRetryDelayMs(job.attempt, { baseMs: this.config.RETRY_BASE_MS, maxMs: this.config.RETRY_MAX_MS }, requested);
-      const failure = { ...base, result: null, error: message, delayMs, verdict: verdictOf(reason), pauseMs: requested ?? 0 };
+      const { delayMs, requestedMs } = retryAfterFailure(job.attempt, reason, { baseMs: this.config.RETRY_BASE_MS, maxMs: this.config.RETRY_MAX_MS });
+      const failure = { ...base, result: null, error: message, delayMs, verdict: verdictOf(reason), pauseMs: requestedMs ?? 0 };
       const [status] = await this.recorder.within(job, () => this.outcomes.submit([failure]));
       return this.recorder.failed(job, base.maxAttempts, `failed: ${message}`, status, delayMs);
     }

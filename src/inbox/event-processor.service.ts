@@ -10,7 +10,7 @@ import { effectKey } from '../outbound/effect-key.js';
 import type { JobProcessor, ProcessOutcome } from '../queue/job-queue.js';
 import type { AttemptFailure, FailureOutcome, LeasedEvent, StepRecord } from './leased-event.js';
 import { OutcomeRecorder } from '../queue/outcome-recorder.js';
-import { nextRetryDelayMs, RetryLaterError } from '../queue/retry-policy.js';
+import { retryAfterFailure } from '../queue/retry-policy.js';
 import { StepRegistry } from './step-registry.service.js';
 import { WorkQueueRepository } from './work-queue.repository.js';
 
@@ -93,8 +93,7 @@ export class EventProcessor implements JobProcessor<LeasedEvent> {
 
   private async fail(leased: LeasedEvent, step: string, error: unknown): Promise<ProcessOutcome> {
     const message = this.outcomes.errorText(`${step}: ${error instanceof Error ? error.message : String(error)}`);
-    const requested = error instanceof RetryLaterError ? error.retryAfterMs : undefined;
-    const delay = nextRetryDelayMs(leased.attempt, { baseMs: this.config.RETRY_BASE_MS, maxMs: this.config.RETRY_MAX_MS }, requested);
+    const { delayMs: delay } = retryAfterFailure(leased.attempt, error, { baseMs: this.config.RETRY_BASE_MS, maxMs: this.config.RETRY_MAX_MS });
     const failure = { key: leased.event.key, leaseToken: leased.leaseToken, step, error: message, delayMs: delay };
     const [outcome] = await this.outcomes.within(leased, () => this.failures.submit([failure]));
     return this.outcomes.failed(leased, this.config.MAX_ATTEMPTS, `failed at ${message}`, outcome, delay);
