@@ -8,7 +8,7 @@ import { MigrationsModule } from './migrations/migrations.module.js';
 import { PrismaModule } from './prisma/prisma.module.js';
 import { RetentionModule } from './retention/retention.module.js';
 import { StepsModule } from './steps/steps.module.js';
-import { WorkerModule } from './worker/worker.module.js';
+import { WorkerModule } from './inbox/worker.module.js';
 
 /** Everything but HTTP: what `npm run start:worker` runs, and the base of AppModule. */
 @Module({

@@ -1,7 +1,7 @@
 import { Injectable, Module, type INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { NormalizedEvent } from '../src/events/normalized-event.js';
-import { WorkerStep, type EventStep, type StepContext } from '../src/worker/event-step.js';
+import { WorkerStep, type EventStep, type StepContext } from '../src/inbox/event-step.js';
 import { WorkerAppModule } from '../src/worker-app.module.js';
 import { eventually } from './support/eventually.js';
 import { loadPrismaRuntime } from './support/test-app.js';

@@ -10,7 +10,7 @@ import { applyMigrations } from '../src/migrations/migrator.js';
 import { PrismaService } from '../src/prisma/prisma.service.js';
 import { DeliveryStatusModule } from '../src/steps/delivery-status/delivery-status.module.js';
 import { DeliveryStatusStep } from '../src/steps/delivery-status/delivery-status.step.js';
-import { WorkerStep } from '../src/worker/event-step.js';
+import { WorkerStep } from '../src/inbox/event-step.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
 let db: TestDatabase;

@@ -1,8 +1,8 @@
 import { validateConfig } from '../src/config/app-config.js';
 import { applyMigrations } from '../src/migrations/migrator.js';
 import { PrismaService } from '../src/prisma/prisma.service.js';
-import type { LeasedEvent } from '../src/worker/leased-event.js';
-import { WorkQueueRepository } from '../src/worker/work-queue.repository.js';
+import type { LeasedEvent } from '../src/inbox/leased-event.js';
+import { WorkQueueRepository } from '../src/inbox/work-queue.repository.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
 let db: TestDatabase;

@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { OverloadedError, StoreUnavailableError } from '../common/domain-errors.js';
-import { FlushFailure, GroupCommit, QueueFullError, RetryAlone } from '../common/group-commit.js';
+import { FlushFailure, GroupCommit, QueueFullError, RetryAlone } from '../queue/group-commit.js';
 import { AppConfig } from '../config/app-config.js';
 import type { NormalizedEvent } from '../events/normalized-event.js';
 import type { ClaimOutcome, ClaimRow } from '../messages/claim-row.js';
-import { isDataError, isUniqueViolation, withConflictRetries } from '../messages/database-errors.js';
+import { isDataError, isUniqueViolation, withConflictRetries } from '../queue/database-errors.js';
 import { MessagesRepository } from '../messages/messages.repository.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import type { ClaimVerdict, EventClaim } from './claim-result.js';

@@ -1,4 +1,4 @@
-import type { ForwardedEvent } from '../steps/forward/forward-request.js';
+import type { ForwardedEvent } from '../outbound/forward-request.js';
 import type { DestinationFilter } from './destination.js';
 import { matchesFilter, readFilter } from './destination-filter.js';
 import { parseDestinations } from './destinations-file.js';

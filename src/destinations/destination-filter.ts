@@ -1,6 +1,7 @@
 import { PROVIDER_NAMES, type EventKind } from '../events/normalized-event.js';
-import type { ForwardedEvent } from '../steps/forward/forward-request.js';
-import { checkKeys, isMapping, ownValue, type DestinationFilter, type JsonScalar, type ReportProblem } from './destination.js';
+import type { ForwardedEvent } from '../outbound/forward-request.js';
+import { checkKeys, isMapping, ownValue, type ReportProblem } from '../common/settings-file.js';
+import type { DestinationFilter, JsonScalar } from './destination.js';
 
 /** The body a destination receives, or any object of that shape. */
 export type ForwardedEventView = ForwardedEvent | Readonly<Record<string, unknown>>;

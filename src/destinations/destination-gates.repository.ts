@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { withConflictRetries } from '../messages/database-errors.js';
+import { withConflictRetries } from '../queue/database-errors.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 
 /** A destination's gate as of the database's clock. */

@@ -1,20 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { FlushFailure, GroupCommit, workerWriteLimits } from '../common/group-commit.js';
+import { FlushFailure, GroupCommit, workerWriteLimits } from '../queue/group-commit.js';
 import { AppConfig } from '../config/app-config.js';
-import { redactPhoneNumbers } from '../logging/redact.js';
-import { ForwardClient, ForwardFailure } from '../steps/forward/forward-client.js';
-import { LeaseLostError, ShutdownInterruption } from '../worker/attempt-interruptions.js';
-import { RetryLaterError } from '../worker/event-step.js';
-import type { JobProcessor, ProcessOutcome } from '../worker/job-queue.js';
-import { nextRetryDelayMs } from '../worker/retry-policy.js';
-import { writeWithinLease } from '../worker/within-lease.js';
+import { ForwardClient, ForwardFailure } from '../outbound/forward-client.js';
+import { LeaseLostError, ShutdownInterruption } from '../queue/attempt-interruptions.js';
+import type { JobProcessor, ProcessOutcome } from '../queue/job-queue.js';
+import { OutcomeRecorder } from '../queue/outcome-recorder.js';
+import { retryAfterFailure, RetryLaterError } from '../queue/retry-policy.js';
 import { DestinationGates } from './destination-gates.service.js';
 import { DestinationJobsRepository } from './destination-jobs.repository.js';
 import { DestinationLeasesRepository } from './destination-leases.repository.js';
 import { Destinations } from './destinations.js';
 import type { DeliveryOutcome, DeliveryOutcomeStatus, LeasedDelivery } from './leased-delivery.js';
-
-const MAX_ERROR_LENGTH = 2000;
 
 /**
  * One attempt at one delivery: the event POSTed to its destination (the forward step's request,
@@ -26,6 +22,7 @@ const MAX_ERROR_LENGTH = 2000;
 export class DestinationProcessor implements JobProcessor<LeasedDelivery> {
   private readonly logger = new Logger('Destinations');
   private readonly outcomes: GroupCommit<DeliveryOutcome, DeliveryOutcomeStatus>;
+  private readonly recorder = new OutcomeRecorder(this.logger, 'delivery');
 
   constructor(
     private readonly config: AppConfig,
@@ -45,22 +42,17 @@ export class DestinationProcessor implements JobProcessor<LeasedDelivery> {
     try {
       const answer = await this.client.post(destination.target, job.event, job, signal);
       const success = { ...base, result: JSON.stringify(answer), error: null, delayMs: 0, verdict: 'success' as const, pauseMs: 0 };
-      const status = await writeWithinLease(job, () => this.outcomes.submit([success]), this.logger, 'delivery');
+      const status = await this.recorder.within(job, () => this.outcomes.submit([success]));
       return status[0] === 'lease-lost' ? this.leaseLost(job) : { outcome: 'processed' };
     } catch (error) {
       const reason: unknown = signal.aborted ? signal.reason : error;
       if (reason instanceof LeaseLostError) return this.leaseLost(job);
       if (reason instanceof ShutdownInterruption) return this.giveBack(job);
-      const message = (reason instanceof Error ? reason.message : String(reason)).slice(0, MAX_ERROR_LENGTH);
-      const requested = reason instanceof RetryLaterError ? reason.retryAfterMs : undefined;
-      const delayMs = nextRetryDelayMs(job.attempt, { baseMs: this.config.RETRY_BASE_MS, maxMs: this.config.RETRY_MAX_MS }, requested);
-      const failure = { ...base, result: null, error: message, delayMs, verdict: verdictOf(reason), pauseMs: requested ?? 0 };
-      const [status] = await writeWithinLease(job, () => this.outcomes.submit([failure]), this.logger, 'delivery');
-      const what = `delivery ${redactPhoneNumbers(job.key)} attempt ${job.attempt}/${base.maxAttempts} failed: ${redactPhoneNumbers(message)}`;
-      if (status === 'dead') this.logger.error(`${what}; no attempts left: dead`);
-      else if (status === 'failed') this.logger.warn(`${what}; retry in ${delayMs} ms`);
-      else return this.leaseLost(job);
-      return status === 'failed' ? { outcome: 'failed', retryInMs: delayMs } : { outcome: 'dead' };
+      const message = this.recorder.errorText(reason instanceof Error ? reason.message : String(reason));
+      const { delayMs, requestedMs } = retryAfterFailure(job.attempt, reason, { baseMs: this.config.RETRY_BASE_MS, maxMs: this.config.RETRY_MAX_MS });
+      const failure = { ...base, result: null, error: message, delayMs, verdict: verdictOf(reason), pauseMs: requestedMs ?? 0 };
+      const [status] = await this.recorder.within(job, () => this.outcomes.submit([failure]));
+      return this.recorder.failed(job, base.maxAttempts, `failed: ${message}`, status, delayMs);
     }
   }
 
@@ -70,8 +62,7 @@ export class DestinationProcessor implements JobProcessor<LeasedDelivery> {
   }
 
   private leaseLost(job: LeasedDelivery): ProcessOutcome {
-    this.logger.warn(`delivery ${redactPhoneNumbers(job.key)}: lease lost before its outcome was recorded; its new owner decides`);
-    return { outcome: 'lease-lost' };
+    return this.recorder.leaseLost(job);
   }
 
   private async write(batch: DeliveryOutcome[][]): Promise<Array<DeliveryOutcomeStatus[] | FlushFailure>> {

@@ -2,8 +2,8 @@ import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@
 import { AppConfig } from '../config/app-config.js';
 import type { ProcessingOutcome } from '../metrics/metric-labels.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import type { JobQueue } from '../worker/job-queue.js';
-import { QueueWorker } from '../worker/queue-worker.js';
+import type { JobQueue } from '../queue/job-queue.js';
+import { QueueWorker } from '../queue/queue-worker.js';
 import { DestinationJobsRepository } from './destination-jobs.repository.js';
 import { DestinationLeasesRepository } from './destination-leases.repository.js';
 import { DestinationProcessor } from './destination-processor.service.js';

@@ -1,5 +1,6 @@
 import { keyBytes, MIN_KEY_BYTES, WHSEC_PATTERN } from '../config/source-settings.js';
 import type { EventKind, ProviderName } from '../events/normalized-event.js';
+import { checkKeys, isMapping, ownValue, type ReportProblem } from '../common/settings-file.js';
 
 export type JsonScalar = string | number | boolean | null;
 
@@ -78,25 +79,6 @@ export const DESTINATION_LIMITS = {
 
 // Reading one setting of DESTINATIONS_FILE: each reader reports what is wrong and lets the
 // caller go on, so that one boot lists every problem of the file.
-
-/** Where a file problem is reported: the field's dotted name and what is wrong with it. */
-export type ReportProblem = (field: string, problem: string) => void;
-
-export function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Own properties only: `__proto__`, `constructor` or `toString` never reach a prototype. */
-export function ownValue(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
-}
-
-/** Unknown keys are errors: a misspelt setting must not silently fall back to its default. */
-export function checkKeys(mapping: Record<string, unknown>, known: readonly string[], prefix: string, report: ReportProblem): void {
-  for (const key of Object.keys(mapping)) {
-    if (!known.includes(key)) report(`${prefix}${key}`, `is not a known key (${known.join(', ')})`);
-  }
-}
 
 /** Same rules as FORWARD_SECRET; a secret's value never appears in a message. */
 export function readSecrets(value: unknown, report: ReportProblem): string[] {

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parseDocument } from 'yaml';
+import { checkKeys, isMapping, ownValue, type ReportProblem } from '../common/settings-file.js';
 import {
-  checkKeys, DESTINATION_LIMITS as LIMITS, DESTINATION_NAME, DESTINATION_ORDERINGS, isMapping, ownValue, readCircuitBreaker, readDuration, readInteger, readRateLimit, readSecrets,
-  type Destination, type DestinationOrdering, type ReportProblem,
+  DESTINATION_LIMITS as LIMITS, DESTINATION_NAME, DESTINATION_ORDERINGS, readCircuitBreaker, readDuration, readInteger, readRateLimit, readSecrets,
+  type Destination, type DestinationOrdering,
 } from './destination.js';
 import { readFilter } from './destination-filter.js';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ForwardModule } from '../steps/forward/forward.module.js';
+import { OutboundModule } from '../outbound/outbound.module.js';
 import { DestinationGatesRepository } from './destination-gates.repository.js';
 import { DestinationGates } from './destination-gates.service.js';
 import { DestinationJobsRepository } from './destination-jobs.repository.js';
@@ -11,7 +11,7 @@ import { DestinationsOverviewService } from './destinations-overview.service.js'
 
 /** DESTINATIONS_FILE's destinations, their deliveries (destination_jobs) and the worker that sends them. */
 @Module({
-  imports: [ForwardModule],
+  imports: [OutboundModule],
   providers: [Destinations, DestinationJobsRepository, DestinationLeasesRepository, DestinationGatesRepository, DestinationGates, DestinationProcessor, DestinationWorker, DestinationsOverviewService],
   exports: [Destinations, DestinationJobsRepository, DestinationGatesRepository, DestinationWorker, DestinationsOverviewService],
 })

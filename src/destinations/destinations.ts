@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
-import { forwardTarget, type ForwardTarget } from '../steps/forward/forward-client.js';
+import { forwardTarget, type ForwardTarget } from '../outbound/forward-client.js';
 import type { Destination } from './destination.js';
 import { loadDestinationsFile } from './destinations-file.js';
 

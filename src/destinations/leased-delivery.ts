@@ -1,5 +1,5 @@
 import type { NormalizedEvent } from '../events/normalized-event.js';
-import type { LeasedJob } from '../worker/job-queue.js';
+import type { LeasedJob } from '../queue/job-queue.js';
 
 /** One event's delivery to one destination, leased by this worker (`key`: `<destination>/<event key>`, for logs). */
 export interface LeasedDelivery extends LeasedJob {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { hasUnstorable } from '../common/storable-json.js';
 import type { ProviderName } from './normalized-event.js';
-import { isJsonObject, withinNestingLimit } from './payload-values.js';
+import { withinNestingLimit } from '../common/nesting-limit.js';
+import { isJsonObject } from './payload-values.js';
 
 /** The key column's width; longer keys are replaced by a digest of themselves. */
 export const MAX_KEY_LENGTH = 255;

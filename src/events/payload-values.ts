@@ -1,4 +1,3 @@
-import { InvalidPayloadError } from '../common/domain-errors.js';
 import { microsToMillis, parseIsoDateTime } from '../common/iso-date-time.js';
 
 /**
@@ -79,19 +78,6 @@ function parseDateText(text: string): number {
   const iso = rfc === null || month < 0 ? text : `${rfc[3]}-${String(month + 1).padStart(2, '0')}-${rfc[1]!.padStart(2, '0')}T${rfc[4]}${rfc[5] === undefined ? 'Z' : `${rfc[5]}:${rfc[6]}`}`;
   const micros = parseIsoDateTime(iso, { complete: false });
   return micros === null ? Number.NaN : microsToMillis(micros);
-}
-
-/**
- * Runs a recursive walk over a request body. Only absurd nesting exhausts the stack; that is
- * the sender's fault (400), not a server error.
- */
-export function withinNestingLimit<T>(walk: () => T): T {
-  try {
-    return walk();
-  } catch (error) {
-    if (error instanceof RangeError) throw new InvalidPayloadError('body is nested too deeply');
-    throw error;
-  }
 }
 
 const LATEST_MILLIS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { ClaimOutcome, ClaimRow } from './claim-row.js';
-import { isUniqueViolation } from './database-errors.js';
+import { isUniqueViolation } from '../queue/database-errors.js';
 
 type TransactionClient = Prisma.TransactionClient;
 

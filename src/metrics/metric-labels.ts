@@ -13,10 +13,11 @@ export const EVENT_KINDS = ['message', 'status', 'other'] as const satisfies rea
 
 /** What a POST /webhook ended as, from the HTTP status the provider saw. */
 export const DELIVERY_OUTCOMES = ['ok', 'invalid', 'signature_rejected', 'source_disabled', 'unavailable', 'error', 'aborted'] as const;
-export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+export type WebhookRequestOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
 /** What became of one event of a delivery. */
 export const EVENT_RESULTS = ['accepted', 'duplicate', 'stale'] as const;
+export type EventResultLabel = (typeof EVENT_RESULTS)[number];
 
 /** Why a signature was refused. */
 export const SIGNATURE_FAILURES = ['missing', 'malformed', 'expired', 'mismatch'] as const;

@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { NormalizedEvent, ProviderName } from '../events/normalized-event.js';
-import type { EventResult } from '../webhooks/webhook-delivery.js';
 import { registerInboxGauges } from './inbox-gauges.js';
 import { InboxStatsRepository } from './inbox-stats.repository.js';
 import {
   DELIVERY_OUTCOMES,
   EVENT_KINDS,
   EVENT_RESULTS,
+  type EventResultLabel,
   PROCESSING_OUTCOMES,
   PROVIDER_LABELS,
   SIGNATURE_FAILURES,
   SOURCE_LABELS,
-  type DeliveryOutcome,
+  type WebhookRequestOutcome,
   type ProcessingOutcome,
   type ProviderLabel,
 } from './metric-labels.js';
@@ -144,13 +144,13 @@ export class MetricsService {
   }
 
   /** One POST /webhook, answered (or abandoned) after `seconds`. */
-  webhookDelivery(provider: ProviderLabel, outcome: DeliveryOutcome, seconds: number): void {
+  webhookDelivery(provider: ProviderLabel, outcome: WebhookRequestOutcome, seconds: number): void {
     this.deliveries.inc({ provider, outcome });
     this.ackDuration.observe({ provider }, seconds);
   }
 
   /** What became of one delivery's events (`results[i]` is the result of `events[i]`). */
-  eventsClaimed(events: readonly NormalizedEvent[], results: readonly EventResult[]): void {
+  eventsClaimed(events: readonly NormalizedEvent[], results: readonly EventResultLabel[]): void {
     if (events.length === 1) {
       this.events.inc({ provider: events[0].provider, kind: events[0].kind, result: results[0] });
       if (results[0] === 'accepted') this.lastAccepted.set({ provider: events[0].provider }, Date.now() / 1000);

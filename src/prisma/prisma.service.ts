@@ -42,6 +42,11 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
     return result.rows as T[];
   }
 
+  /** One statement whose text was built once (src/queue/queue-statements.ts), with its bound values, on the same pool. */
+  driverStatement<T extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<T>> {
+    return this.pool.query<T>(text, values);
+  }
+
   /** Last of all shutdown hooks: the worker has drained and HTTP requests have finished. */
   async onApplicationShutdown(): Promise<void> {
     await this.$disconnect();

@@ -9,7 +9,7 @@ import { toStorableJson } from '../common/storable-json.js';
 import { validateConfig } from '../config/app-config.js';
 import { evolutionEventName } from '../events/evolution-envelope.js';
 import { redactPhoneNumbers } from '../logging/redact.js';
-import { webhookRoute } from '../metrics/webhook-traffic.js';
+import { webhookRoute } from './webhook-traffic.js';
 import { Dialog360Source } from './sources/dialog360.source.js';
 import { EvolutionSource } from './sources/evolution.source.js';
 import { GenericSource } from './sources/generic.source.js';

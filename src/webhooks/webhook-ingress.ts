@@ -8,7 +8,7 @@ import { INGRESS_SECURITY_HEADERS } from '../http/security-headers.js';
 import { AppConfig } from '../config/app-config.js';
 import { requestId, requestLogLevel } from '../logging/logger-options.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { deliveryOutcome, providerLabel, webhookRoute, type WebhookRoute } from '../metrics/webhook-traffic.js';
+import { webhookRequestOutcome, providerLabel, webhookRoute, type WebhookRoute } from './webhook-traffic.js';
 import { JSON_BODY } from './body-formats.js';
 import { checkBodyHeaders, readWebhookBody, type WebhookBody } from './webhook-body.js';
 import { WebhooksService } from './webhooks.service.js';
@@ -72,7 +72,7 @@ export class WebhookIngress implements OnApplicationBootstrap, OnApplicationShut
     res.once('close', () => {
       const seconds = (performance.now() - started) / 1000;
       const label = providerLabel(route.source, route.source === '' ? decodedOrUndefined(read) : undefined);
-      this.metrics.webhookDelivery(label, deliveryOutcome(res.statusCode, res.writableFinished), seconds);
+      this.metrics.webhookDelivery(label, webhookRequestOutcome(res.statusCode, res.writableFinished), seconds);
     });
     let status: number;
     let failure: unknown;

@@ -8,7 +8,7 @@ import { MetricsService } from '../metrics/metrics.service.js';
 import { safeEqual } from './signatures.js';
 import { RejectionLog } from './rejection-log.js';
 import { isStale } from './stale-events.js';
-import type { WebhookRoute } from '../metrics/webhook-traffic.js';
+import type { WebhookRoute } from './webhook-traffic.js';
 import type { WebhookSource } from './sources/webhook-source.js';
 import { WebhookSources } from './sources/webhook-sources.service.js';
 import type { EventResult, WebhookAck, WebhookDelivery } from './webhook-delivery.js';

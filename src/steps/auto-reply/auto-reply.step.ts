@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config.js';
 import type { NormalizedEvent } from '../../events/normalized-event.js';
 import { isJsonObject, readString } from '../../events/payload-values.js';
-import { WorkerStep, type EventStep, type StepContext } from '../../worker/event-step.js';
+import { WorkerStep, type EventStep, type StepContext } from '../../inbox/event-step.js';
 
 export interface AutoReplyResult {
   /** The wamid the Cloud API gave the reply: its statuses will update deliveries/<outboundId>. */

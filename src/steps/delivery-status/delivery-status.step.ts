@@ -3,7 +3,7 @@ import pLimit from 'p-limit';
 import { DeliveriesRepository } from '../../deliveries/deliveries.repository.js';
 import { deliveryUpdateOf, type DeliveryStatus } from '../../events/delivery-update.js';
 import type { NormalizedEvent } from '../../events/normalized-event.js';
-import { WorkerStep, type EventStep } from '../../worker/event-step.js';
+import { WorkerStep, type EventStep } from '../../inbox/event-step.js';
 
 export interface DeliveryStatusResult {
   wamid: string;

@@ -3,10 +3,11 @@ import { DestinationJobsRepository } from '../../destinations/destination-jobs.r
 import { matchesFilter } from '../../destinations/destination-filter.js';
 import { DestinationWorker } from '../../destinations/destination-worker.service.js';
 import { Destinations } from '../../destinations/destinations.js';
+import { FAN_OUT_STEP } from '../../destinations/fan-out.js';
 import { referencedMessageKey } from '../../events/message-references.js';
 import type { NormalizedEvent } from '../../events/normalized-event.js';
-import { WorkerStep, type EventStep, type StepContext } from '../../worker/event-step.js';
-import { toForwardedEvent } from '../forward/forward-request.js';
+import { WorkerStep, type EventStep, type StepContext } from '../../inbox/event-step.js';
+import { toForwardedEvent } from '../../outbound/forward-request.js';
 
 /**
  * The fan-out: one delivery per enabled destination whose filter matches the event, each then
@@ -15,7 +16,7 @@ import { toForwardedEvent } from '../forward/forward-request.js';
  * were fanned out before (replay them to send them), and one removed keeps what it got.
  */
 @Injectable()
-@WorkerStep({ name: 'destinations', order: 30 })
+@WorkerStep({ name: FAN_OUT_STEP, order: 30 })
 export class DestinationsStep implements EventStep {
   constructor(
     private readonly destinations: Destinations,

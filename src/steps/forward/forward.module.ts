@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { ForwardClient } from './forward-client.js';
+import { OutboundModule } from '../../outbound/outbound.module.js';
 import { ForwardStep } from './forward.step.js';
 
-@Module({ providers: [ForwardClient, ForwardStep], exports: [ForwardClient] })
+@Module({ imports: [OutboundModule], providers: [ForwardStep] })
 export class ForwardModule {}

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config.js';
 import type { NormalizedEvent } from '../../events/normalized-event.js';
-import { WorkerStep, type EventStep, type StepContext } from '../../worker/event-step.js';
-import { ForwardClient, forwardTarget, type ForwardTarget } from './forward-client.js';
+import { WorkerStep, type EventStep, type StepContext } from '../../inbox/event-step.js';
+import { ForwardClient, forwardTarget, type ForwardTarget } from '../../outbound/forward-client.js';
 
 /**
  * POSTs every event to FORWARD_URL: with this step alone the service is a deduplicating relay

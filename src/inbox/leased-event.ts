@@ -1,5 +1,5 @@
 import type { NormalizedEvent } from '../events/normalized-event.js';
-import type { LeasedJob } from './job-queue.js';
+import type { LeasedJob } from '../queue/job-queue.js';
 
 /** An event this worker holds a lease on (its `key` is the event's), with what its earlier attempts completed. */
 export interface LeasedEvent extends LeasedJob {

@@ -1,7 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { redactPhoneNumbers } from '../logging/redact.js';
-import { isTransient } from '../messages/database-errors.js';
+import { isTransient } from './database-errors.js';
 import type { LeasedJob } from './job-queue.js';
 
 /** A write is retried through a database blip only while this much of the lease is left. */

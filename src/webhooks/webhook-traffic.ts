@@ -1,5 +1,5 @@
 import { detectProvider } from '../events/detect-provider.js';
-import { SOURCE_LABELS, type DeliveryOutcome, type ProviderLabel } from './metric-labels.js';
+import { SOURCE_LABELS, type WebhookRequestOutcome, type ProviderLabel } from '../metrics/metric-labels.js';
 
 const WEBHOOK_PATH = /^\/webhook(?:\/([^/?]*)(?:\/([^/?]*))?)?\/?(?:\?|$)/;
 
@@ -21,10 +21,10 @@ export function webhookRoute(method: string | undefined, url: string | undefined
 }
 
 /**
- * The outcome of a delivery from the status it was answered with; `aborted` when the
+ * The outcome of a webhook request from the status it was answered with; `aborted` when the
  * connection closed before the answer was sent (the provider gave up waiting).
  */
-export function deliveryOutcome(statusCode: number, answered: boolean): DeliveryOutcome {
+export function webhookRequestOutcome(statusCode: number, answered: boolean): WebhookRequestOutcome {
   if (!answered) return 'aborted';
   if (statusCode >= 200 && statusCode < 300) return 'ok';
   if (statusCode === 401) return 'signature_rejected';

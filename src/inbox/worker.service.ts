@@ -3,9 +3,9 @@ import { AppConfig } from '../config/app-config.js';
 import type { ProcessingOutcome } from '../metrics/metric-labels.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { EventProcessor } from './event-processor.service.js';
-import type { JobQueue } from './job-queue.js';
+import type { JobQueue } from '../queue/job-queue.js';
 import type { LeasedEvent } from './leased-event.js';
-import { QueueWorker } from './queue-worker.js';
+import { QueueWorker } from '../queue/queue-worker.js';
 import { WorkQueueRepository } from './work-queue.repository.js';
 
 /**
@@ -22,8 +22,8 @@ export class WorkerService extends QueueWorker<LeasedEvent> implements OnApplica
   ) {
     const queue: JobQueue<LeasedEvent> = {
       lease: (limit, workerId) => repository.lease(limit, config.LEASE_SECONDS, config.MAX_ATTEMPTS, workerId),
-      renew: (jobs) => repository.renew(jobs.map((job) => job.leaseToken), config.LEASE_SECONDS),
-      release: (jobs) => repository.release(jobs.map((job) => ({ key: job.key, leaseToken: job.leaseToken }))),
+      renew: (jobs) => repository.renew(jobs, config.LEASE_SECONDS),
+      release: (jobs) => repository.release(jobs),
     };
     super(config, queue, processor, { noun: 'event', channel: 'messages_inbox', concurrency: config.WORKER_CONCURRENCY });
   }

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { signStandardWebhook } from '../../common/standard-webhooks.js';
-import type { NormalizedEvent } from '../../events/normalized-event.js';
-import { effectKey } from '../../worker/event-step.js';
+import { signStandardWebhook } from '../common/standard-webhooks.js';
+import type { NormalizedEvent } from '../events/normalized-event.js';
+import { effectKey } from './effect-key.js';
 
 /** The JSON body the forward step POSTs: the normalized event, identical on every attempt. */
 export interface ForwardedEvent {

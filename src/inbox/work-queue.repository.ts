@@ -1,8 +1,30 @@
 import { Injectable } from '@nestjs/common';
-import { withConflictRetries } from '../messages/database-errors.js';
+import { withConflictRetries } from '../queue/database-errors.js';
+import { QueueStatements } from '../queue/queue-statements.js';
 import { eventOfRow, type EventRow } from '../messages/event-row.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 import type { AttemptFailure, FailureOutcome, LeasedEvent, StepRecord } from './leased-event.js';
+
+type Lease = Pick<LeasedEvent, 'key' | 'leaseToken'>;
+
+/** The inbox's table as a queue: one event per row. */
+const INBOX = new QueueStatements({ name: 'messages', alias: 'm', keys: ['message_id'] });
+
+/** lease(): `$1` MAX_ATTEMPTS, `$2` how many, then the worker's id and LEASE_SECONDS. */
+const LEASE = `
+      WITH due AS (
+        SELECT message_id, (status = 'processing' AND attempts >= $1::int) AS exhausted
+        FROM messages
+        WHERE status IN ('received', 'processing', 'failed') AND due_at <= now()
+        ORDER BY due_at
+        LIMIT $2::int
+        FOR UPDATE SKIP LOCKED
+      )
+      ${INBOX.leaseUpdate(3, {
+        returning: `m.message_id, m.provider::text, m.kind::text, m.type, m.sender, m.user_id, m.tenant, m.provider_timestamp, m.from_me, m.authenticated, m.replays, m.payload,
+        m.received_at, m.attempts, m.status::text, m.lease_token::text,
+        (SELECT coalesce(jsonb_object_agg(s.step, s.result), '{}'::jsonb) FROM message_steps s WHERE s.message_id = m.message_id) AS completed`,
+      })}`;
 
 interface LeasedRow extends EventRow {
   replays: number;
@@ -31,29 +53,7 @@ export class WorkQueueRepository {
    */
   async lease(limit: number, leaseSeconds: number, maxAttempts: number, workerId: string) {
     const validUntil = Date.now() + leaseSeconds * 1000; // taken before the statement: never later than the database's
-    const rows = await this.prisma.driverQuery<LeasedRow>`
-      WITH due AS (
-        SELECT message_id, (status = 'processing') AS expired, (status = 'processing' AND attempts >= ${maxAttempts}::int) AS exhausted
-        FROM messages
-        WHERE status IN ('received', 'processing', 'failed') AND due_at <= now()
-        ORDER BY due_at
-        LIMIT ${limit}::int
-        FOR UPDATE SKIP LOCKED
-      )
-      UPDATE messages AS m SET
-        status = (CASE WHEN due.exhausted THEN 'dead' ELSE 'processing' END)::message_status,
-        attempts = CASE WHEN due.exhausted THEN m.attempts ELSE m.attempts + 1 END,
-        last_error = CASE WHEN due.expired
-          THEN 'lease expired: ' || coalesce(m.leased_by, 'a worker') || ' did not finish attempt ' || m.attempts
-          ELSE m.last_error END,
-        lease_token = CASE WHEN due.exhausted THEN NULL ELSE gen_random_uuid() END,
-        leased_by = CASE WHEN due.exhausted THEN NULL ELSE ${workerId}::text END,
-        due_at = now() + ${leaseSeconds}::int * interval '1 second'
-      FROM due
-      WHERE m.message_id = due.message_id
-      RETURNING m.message_id, m.provider::text, m.kind::text, m.type, m.sender, m.user_id, m.tenant, m.provider_timestamp, m.from_me, m.authenticated, m.replays, m.payload,
-        m.received_at, m.attempts, m.status::text, m.lease_token::text,
-        (SELECT coalesce(jsonb_object_agg(s.step, s.result), '{}'::jsonb) FROM message_steps s WHERE s.message_id = m.message_id) AS completed`;
+    const { rows } = await this.prisma.driverStatement<LeasedRow>(LEASE, [maxAttempts, limit, workerId, leaseSeconds]);
     return {
       leased: rows.filter((r) => r.status === 'processing').map((row) => toLeasedEvent(row, validUntil)),
       dead: rows.filter((r) => r.status === 'dead').map((r) => r.message_id),
@@ -122,19 +122,12 @@ export class WorkQueueRepository {
   }
 
   /**
-   * Moves the lease of every event still held by one of `tokens` LEASE_SECONDS ahead (the
-   * heartbeat). Returns the tokens still held; a missing one lost its lease.
+   * Moves the lease of every event still held LEASE_SECONDS ahead (the heartbeat). Returns the
+   * tokens still held; a missing one lost its lease.
    */
-  async renew(tokens: string[], leaseSeconds: number): Promise<Set<string>> {
-    const rows = await withConflictRetries(() => this.prisma.driverQuery<{ token: string }>`
-      WITH owned AS (
-        SELECT m.message_id FROM messages m WHERE m.lease_token = ANY(${tokens}::uuid[])
-        ORDER BY m.message_id
-        FOR UPDATE
-      )
-      UPDATE messages AS m SET due_at = now() + ${leaseSeconds}::int * interval '1 second'
-      FROM owned o WHERE m.message_id = o.message_id
-      RETURNING m.lease_token::text AS token`);
+  async renew(leases: readonly Lease[], leaseSeconds: number): Promise<Set<string>> {
+    const values = [leases.map((l) => l.key), leases.map((l) => l.leaseToken), leaseSeconds];
+    const { rows } = await withConflictRetries(() => this.prisma.driverStatement<{ token: string }>(INBOX.renew, values));
     return new Set(rows.map((r) => r.token));
   }
 
@@ -142,20 +135,10 @@ export class WorkQueueRepository {
    * Gives events back unfinished (shutdown): due at once, and the interrupted attempt is not
    * counted. Steps they completed stay recorded. Returns how many were still held.
    */
-  async release(leases: Array<Pick<LeasedEvent, 'leaseToken'> & { key: string }>): Promise<number> {
+  async release(leases: readonly Lease[]): Promise<number> {
     if (leases.length === 0) return 0;
-    return withConflictRetries(() => this.prisma.$executeRaw`
-      WITH owned AS (
-        SELECT r.message_id FROM unnest(${leases.map((l) => l.key)}::text[], ${leases.map((l) => l.leaseToken)}::uuid[]) AS r(message_id, token)
-        JOIN messages m ON m.message_id = r.message_id AND m.lease_token = r.token
-        ORDER BY r.message_id
-        FOR UPDATE OF m
-      )
-      UPDATE messages AS m SET
-        status = (CASE WHEN m.attempts <= 1 THEN 'received' ELSE 'failed' END)::message_status,
-        attempts = greatest(m.attempts - 1, 0), due_at = now(), lease_token = NULL, leased_by = NULL
-      FROM owned o
-      WHERE m.message_id = o.message_id`);
+    const values = [leases.map((l) => l.key), leases.map((l) => l.leaseToken)];
+    return (await withConflictRetries(() => this.prisma.driverStatement(INBOX.release, values))).rowCount ?? 0;
   }
 }
 

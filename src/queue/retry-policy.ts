@@ -18,3 +18,20 @@ export function nextRetryDelayMs(
   const backoff = retryDelayMs(attempt, settings.baseMs, settings.maxMs, random);
   return requestedMs === undefined ? backoff : Math.min(settings.maxMs, Math.max(backoff, requestedMs));
 }
+
+/** The wait before retrying an attempt that failed with `error` (RETRY_BASE_MS, RETRY_MAX_MS), and what the error asked for, if anything. */
+export function retryAfterFailure(attempt: number, error: unknown, settings: { baseMs: number; maxMs: number }): { delayMs: number; requestedMs?: number } {
+  const requestedMs = error instanceof RetryLaterError ? error.retryAfterMs : undefined;
+  return { delayMs: nextRetryDelayMs(attempt, settings, requestedMs), requestedMs };
+}
+
+/** Fails the attempt and asks for the retry no sooner than `retryAfterMs` (e.g. from Retry-After). */
+export class RetryLaterError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(message);
+    this.name = 'RetryLaterError';
+  }
+}

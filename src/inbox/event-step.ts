@@ -1,6 +1,9 @@
 import { DiscoveryService } from '@nestjs/core';
 import type { NormalizedEvent } from '../events/normalized-event.js';
 
+/** A step throws it to ask for its retry no sooner than it says (defined with the queue's retry policy). */
+export { RetryLaterError } from '../queue/retry-policy.js';
+
 /**
  * The extension point. A step is a NestJS provider that implements EventStep and carries
  * @WorkerStep({ name }); the worker finds every such provider in the application and runs
@@ -48,22 +51,3 @@ export interface WorkerStepOptions {
 
 /** Marks a provider as a processing step. */
 export const WorkerStep = DiscoveryService.createDecorator<WorkerStepOptions>();
-
-/** Fails the attempt and asks for the retry no sooner than `retryAfterMs` (e.g. from Retry-After). */
-export class RetryLaterError extends Error {
-  constructor(
-    message: string,
-    readonly retryAfterMs: number,
-  ) {
-    super(message);
-    this.name = 'RetryLaterError';
-  }
-}
-
-/**
- * The key of one effect of an event: the event key, and for the n-th replay from the start
- * `<event key>:replay-<n>`. Retries keep it; a deliberate replay gets a new one.
- */
-export function effectKey(eventKey: string, replay: number): string {
-  return replay === 0 ? eventKey : `${eventKey}:replay-${replay}`;
-}

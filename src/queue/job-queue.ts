@@ -15,7 +15,7 @@ export interface LeasedJob {
   validUntil: number;
 }
 
-/** A table of jobs that workers lease, renew and give back (src/worker/queue-worker.ts runs it). */
+/** A table of jobs that workers lease, renew and give back (src/queue/queue-worker.ts runs it). */
 export interface JobQueue<J extends LeasedJob> {
   /** Up to `limit` due jobs, leased for LEASE_SECONDS; `dead`: expired leases that had used their last attempt. */
   lease(limit: number, workerId: string): Promise<{ leased: J[]; dead: string[] }>;

@@ -1,4 +1,4 @@
-import { nextRetryDelayMs, retryDelayMs } from './retry-policy.js';
+import { nextRetryDelayMs, retryAfterFailure, retryDelayMs, RetryLaterError } from './retry-policy.js';
 
 describe('retryDelayMs', () => {
   it('doubles the ceiling with every attempt, between half and all of it', () => {
@@ -25,5 +25,21 @@ describe('nextRetryDelayMs', () => {
     expect(nextRetryDelayMs(1, settings, 3000, () => 0)).toBe(3000);
     expect(nextRetryDelayMs(1, settings, 60_000, () => 0)).toBe(5000);
     expect(nextRetryDelayMs(4, settings, 10, () => 1)).toBe(800);
+  });
+});
+
+describe('retryAfterFailure', () => {
+  const settings = { baseMs: 1000, maxMs: 60_000 };
+
+  it('backs off for an ordinary error and says nothing was asked for', () => {
+    const { delayMs, requestedMs } = retryAfterFailure(3, new Error('boom'), settings);
+    expect(requestedMs).toBeUndefined();
+    expect(delayMs).toBeGreaterThanOrEqual(2000);
+    expect(delayMs).toBeLessThanOrEqual(4000);
+  });
+
+  it('honours a RetryLaterError within the cap, and passes on what it asked for', () => {
+    expect(retryAfterFailure(1, new RetryLaterError('429', 30_000), settings)).toEqual({ delayMs: 30_000, requestedMs: 30_000 });
+    expect(retryAfterFailure(1, new RetryLaterError('503', 600_000), settings)).toEqual({ delayMs: 60_000, requestedMs: 600_000 });
   });
 });

@@ -1,21 +1,18 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FlushFailure, GroupCommit, workerWriteLimits } from '../common/group-commit.js';
+import { FlushFailure, GroupCommit, workerWriteLimits } from '../queue/group-commit.js';
 import { toStorableJson } from '../common/storable-json.js';
 import { AppConfig } from '../config/app-config.js';
-import { redactPhoneNumbers } from '../logging/redact.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { raceWithSignal, type Abandonable } from './abandonable.js';
-import { AttemptDeadlineError, LeaseLostError, ShutdownInterruption } from './attempt-interruptions.js';
-import { effectKey, RetryLaterError } from './event-step.js';
-import type { JobProcessor, ProcessOutcome } from './job-queue.js';
+import { raceWithSignal, type Abandonable } from '../queue/abandonable.js';
+import { AttemptDeadlineError, LeaseLostError, ShutdownInterruption } from '../queue/attempt-interruptions.js';
+import { effectKey } from '../outbound/effect-key.js';
+import type { JobProcessor, ProcessOutcome } from '../queue/job-queue.js';
 import type { AttemptFailure, FailureOutcome, LeasedEvent, StepRecord } from './leased-event.js';
-import { nextRetryDelayMs } from './retry-policy.js';
-import { writeWithinLease } from './within-lease.js';
+import { OutcomeRecorder } from '../queue/outcome-recorder.js';
+import { retryAfterFailure } from '../queue/retry-policy.js';
 import { StepRegistry } from './step-registry.service.js';
 import { WorkQueueRepository } from './work-queue.repository.js';
-
-const MAX_ERROR_LENGTH = 2000;
 
 /**
  * Runs one leased event through its steps. Each completed step is recorded (with the event's
@@ -27,6 +24,7 @@ export class EventProcessor implements JobProcessor<LeasedEvent> {
   private readonly logger = new Logger('Worker');
   private readonly records: GroupCommit<StepRecord, boolean>;
   private readonly failures: GroupCommit<AttemptFailure, FailureOutcome>;
+  private readonly outcomes = new OutcomeRecorder(this.logger, 'event');
 
   constructor(
     private readonly queue: WorkQueueRepository,
@@ -90,29 +88,19 @@ export class EventProcessor implements JobProcessor<LeasedEvent> {
   }
 
   private async record(leased: LeasedEvent, record: StepRecord): Promise<boolean> {
-    return (await this.withinLease(leased, () => this.records.submit([record])))[0];
+    return (await this.outcomes.within(leased, () => this.records.submit([record])))[0];
   }
 
   private async fail(leased: LeasedEvent, step: string, error: unknown): Promise<ProcessOutcome> {
-    const message = `${step}: ${error instanceof Error ? error.message : String(error)}`.slice(0, MAX_ERROR_LENGTH);
-    const requested = error instanceof RetryLaterError ? error.retryAfterMs : undefined;
-    const delay = nextRetryDelayMs(leased.attempt, { baseMs: this.config.RETRY_BASE_MS, maxMs: this.config.RETRY_MAX_MS }, requested);
+    const message = this.outcomes.errorText(`${step}: ${error instanceof Error ? error.message : String(error)}`);
+    const { delayMs: delay } = retryAfterFailure(leased.attempt, error, { baseMs: this.config.RETRY_BASE_MS, maxMs: this.config.RETRY_MAX_MS });
     const failure = { key: leased.event.key, leaseToken: leased.leaseToken, step, error: message, delayMs: delay };
-    const [outcome] = await this.withinLease(leased, () => this.failures.submit([failure]));
-    const what = `event ${redactPhoneNumbers(leased.event.key)} attempt ${leased.attempt}/${this.config.MAX_ATTEMPTS} failed at ${redactPhoneNumbers(message)}`;
-    if (outcome === 'dead') this.logger.error(`${what}; no attempts left: dead`);
-    else if (outcome === 'failed') this.logger.warn(`${what}; retry in ${delay} ms`);
-    else return this.leaseLost(leased);
-    return outcome === 'failed' ? { outcome, retryInMs: delay } : { outcome };
-  }
-
-  private withinLease<T>(leased: LeasedEvent, write: () => Promise<T>): Promise<T> {
-    return writeWithinLease(leased, write, this.logger, 'event');
+    const [outcome] = await this.outcomes.within(leased, () => this.failures.submit([failure]));
+    return this.outcomes.failed(leased, this.config.MAX_ATTEMPTS, `failed at ${message}`, outcome, delay);
   }
 
   private leaseLost(leased: LeasedEvent): ProcessOutcome {
-    this.logger.warn(`event ${redactPhoneNumbers(leased.event.key)}: lease lost before its result was recorded; its new owner decides`);
-    return { outcome: 'lease-lost' };
+    return this.outcomes.leaseLost(leased);
   }
 
   private async writeRecords(batch: StepRecord[][]): Promise<Array<boolean[] | FlushFailure>> {

@@ -1,4 +1,4 @@
-import { deliveryOutcome, providerLabel, webhookRoute } from './webhook-traffic.js';
+import { webhookRequestOutcome, providerLabel, webhookRoute } from './webhook-traffic.js';
 
 describe('webhookRoute', () => {
   it.each([
@@ -26,7 +26,7 @@ describe('webhookRoute', () => {
   });
 });
 
-describe('deliveryOutcome', () => {
+describe('webhookRequestOutcome', () => {
   it.each([
     [200, 'ok'],
     [204, 'ok'],
@@ -40,11 +40,11 @@ describe('deliveryOutcome', () => {
     [500, 'error'],
     [302, 'error'],
   ])('answered %i → %s', (status, outcome) => {
-    expect(deliveryOutcome(status, true)).toBe(outcome);
+    expect(webhookRequestOutcome(status, true)).toBe(outcome);
   });
 
   it('is aborted when the connection closed before the answer, whatever the status set so far', () => {
-    expect(deliveryOutcome(200, false)).toBe('aborted');
+    expect(webhookRequestOutcome(200, false)).toBe('aborted');
   });
 });
 
