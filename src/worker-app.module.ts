@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import { AppConfig } from './config/app-config.js';
+import { EnvironmentSettings } from './config/settings/environment.settings.js';
+import { LoggingSettings } from './config/settings/logging.settings.js';
 import { ConfigModule } from './config/config.module.js';
 import { loggerOptions } from './logging/logger-options.js';
 import { MetricsModule } from './metrics/metrics.module.js';
@@ -14,7 +15,10 @@ import { WorkerModule } from './inbox/worker.module.js';
 @Module({
   imports: [
     ConfigModule,
-    LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: loggerOptions }),
+    LoggerModule.forRootAsync({
+      inject: [LoggingSettings, EnvironmentSettings],
+      useFactory: (logging: LoggingSettings, environment: EnvironmentSettings) => loggerOptions({ ...environment, ...logging }),
+    }),
     PrismaModule,
     MetricsModule,
     MigrationsModule,

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { FlushFailure, GroupCommit, workerWriteLimits } from '../queue/group-commit.js';
-import { AppConfig } from '../config/app-config.js';
+import { DatabaseSettings } from '../config/settings/database.settings.js';
+import { WorkerSettings } from '../config/settings/worker.settings.js';
 import { ForwardClient, ForwardFailure } from '../outbound/forward-client.js';
 import { LeaseLostError, ShutdownInterruption } from '../queue/attempt-interruptions.js';
 import type { JobProcessor, ProcessOutcome } from '../queue/job-queue.js';
@@ -25,14 +26,15 @@ export class DestinationProcessor implements JobProcessor<LeasedDelivery> {
   private readonly recorder = new OutcomeRecorder(this.logger, 'delivery');
 
   constructor(
-    private readonly config: AppConfig,
+    private readonly config: WorkerSettings,
+    database: DatabaseSettings,
     private readonly destinations: Destinations,
     private readonly repository: DestinationJobsRepository,
     private readonly leases: DestinationLeasesRepository,
     private readonly client: ForwardClient,
     private readonly gates: DestinationGates,
   ) {
-    this.outcomes = new GroupCommit((batch) => this.write(batch), workerWriteLimits(config.DB_POOL_SIZE));
+    this.outcomes = new GroupCommit((batch) => this.write(batch), workerWriteLimits(database.DB_POOL_SIZE));
   }
 
   async process(job: LeasedDelivery, signal: AbortSignal): Promise<ProcessOutcome> {

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { AppConfig } from '../config/app-config.js';
+import { DatabaseSettings } from '../config/settings/database.settings.js';
+import { WorkerSettings } from '../config/settings/worker.settings.js';
 import type { ProcessingOutcome } from '../metrics/metric-labels.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import type { JobQueue } from '../queue/job-queue.js';
@@ -24,7 +25,8 @@ import type { LeasedDelivery } from './leased-delivery.js';
 @Injectable()
 export class DestinationWorker extends QueueWorker<LeasedDelivery> implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(
-    config: AppConfig,
+    config: WorkerSettings,
+    database: DatabaseSettings,
     repository: DestinationJobsRepository,
     leases: DestinationLeasesRepository,
     processor: DestinationProcessor,
@@ -40,7 +42,7 @@ export class DestinationWorker extends QueueWorker<LeasedDelivery> implements On
       release: (jobs) => leases.release(jobs),
     };
     const concurrency = config.WORKER_CONCURRENCY * Math.max(1, destinations.enabled.length);
-    super(config, queue, processor, { noun: 'delivery', channel: 'destination_jobs', concurrency });
+    super(config, database, queue, processor, { noun: 'delivery', channel: 'destination_jobs', concurrency });
     this.sending = inFlight;
   }
 
@@ -48,7 +50,7 @@ export class DestinationWorker extends QueueWorker<LeasedDelivery> implements On
   private readonly sending: Map<string, number>;
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.config.WORKER_ENABLED || this.destinations.enabled.length === 0) return;
+    if (!this.settings.WORKER_ENABLED || this.destinations.enabled.length === 0) return;
     await this.gates.ensureRows();
     this.start();
   }

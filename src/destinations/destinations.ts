@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../config/app-config.js';
+import { DestinationsSettings } from '../config/settings/destinations.settings.js';
+import { StepsSettings } from '../config/settings/steps.settings.js';
+import { WorkerSettings } from '../config/settings/worker.settings.js';
 import { forwardTarget, type ForwardTarget } from '../outbound/forward-client.js';
 import type { Destination } from './destination.js';
 import { loadDestinationsFile } from './destinations-file.js';
@@ -22,11 +24,11 @@ export class Destinations {
   readonly enabled: readonly ActiveDestination[];
   private readonly enabledByName: ReadonlyMap<string, ActiveDestination>;
 
-  constructor(config: AppConfig) {
-    this.all = config.DESTINATIONS_FILE === undefined
+  constructor(settings: DestinationsSettings, worker: WorkerSettings, steps: StepsSettings) {
+    this.all = settings.DESTINATIONS_FILE === undefined
       ? []
-      : loadDestinationsFile(config.DESTINATIONS_FILE, { maxAttempts: config.MAX_ATTEMPTS, timeoutMs: config.FORWARD_TIMEOUT_MS });
-    const attemptMs = config.ATTEMPT_TIMEOUT_SECONDS * 1000;
+      : loadDestinationsFile(settings.DESTINATIONS_FILE, { maxAttempts: worker.MAX_ATTEMPTS, timeoutMs: steps.FORWARD_TIMEOUT_MS });
+    const attemptMs = worker.ATTEMPT_TIMEOUT_SECONDS * 1000;
     const tooSlow = this.all.filter((d) => d.timeoutMs >= attemptMs).map((d) => d.name);
     // An attempt is aborted at ATTEMPT_TIMEOUT_SECONDS; a delivery must time out (and say why) first.
     if (tooSlow.length > 0) throw new Error(`DESTINATIONS_FILE: the timeout of ${tooSlow.join(', ')} must be below ATTEMPT_TIMEOUT_SECONDS (${attemptMs} ms)`);

@@ -2,7 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FlushFailure, GroupCommit, workerWriteLimits } from '../queue/group-commit.js';
 import { toStorableJson } from '../common/storable-json.js';
-import { AppConfig } from '../config/app-config.js';
+import { DatabaseSettings } from '../config/settings/database.settings.js';
+import { WorkerSettings } from '../config/settings/worker.settings.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { raceWithSignal, type Abandonable } from '../queue/abandonable.js';
 import { AttemptDeadlineError, LeaseLostError, ShutdownInterruption } from '../queue/attempt-interruptions.js';
@@ -29,14 +30,15 @@ export class EventProcessor implements JobProcessor<LeasedEvent> {
   constructor(
     private readonly queue: WorkQueueRepository,
     private readonly registry: StepRegistry,
-    private readonly config: AppConfig,
+    private readonly config: WorkerSettings,
+    database: DatabaseSettings,
     private readonly metrics: MetricsService,
   ) {
-    this.records = new GroupCommit((batch) => this.writeRecords(batch), workerWriteLimits(config.DB_POOL_SIZE));
+    this.records = new GroupCommit((batch) => this.writeRecords(batch), workerWriteLimits(database.DB_POOL_SIZE));
     this.failures = new GroupCommit(async (batch) => {
       const outcomes = await this.queue.fail(batch.flat(), config.MAX_ATTEMPTS);
       return batch.map((failures) => failures.map((f) => outcomes.get(f.key)!));
-    }, workerWriteLimits(config.DB_POOL_SIZE));
+    }, workerWriteLimits(database.DB_POOL_SIZE));
   }
 
   async process(leased: LeasedEvent, signal: AbortSignal): Promise<ProcessOutcome> {

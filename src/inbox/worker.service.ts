@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { AppConfig } from '../config/app-config.js';
+import { DatabaseSettings } from '../config/settings/database.settings.js';
+import { WorkerSettings } from '../config/settings/worker.settings.js';
 import type { ProcessingOutcome } from '../metrics/metric-labels.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { EventProcessor } from './event-processor.service.js';
@@ -15,7 +16,8 @@ import { WorkQueueRepository } from './work-queue.repository.js';
 @Injectable()
 export class WorkerService extends QueueWorker<LeasedEvent> implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(
-    config: AppConfig,
+    config: WorkerSettings,
+    database: DatabaseSettings,
     repository: WorkQueueRepository,
     processor: EventProcessor,
     private readonly metrics: MetricsService,
@@ -25,11 +27,11 @@ export class WorkerService extends QueueWorker<LeasedEvent> implements OnApplica
       renew: (jobs) => repository.renew(jobs, config.LEASE_SECONDS),
       release: (jobs) => repository.release(jobs),
     };
-    super(config, queue, processor, { noun: 'event', channel: 'messages_inbox', concurrency: config.WORKER_CONCURRENCY });
+    super(config, database, queue, processor, { noun: 'event', channel: 'messages_inbox', concurrency: config.WORKER_CONCURRENCY });
   }
 
   onApplicationBootstrap(): void {
-    if (this.config.WORKER_ENABLED) this.start();
+    if (this.settings.WORKER_ENABLED) this.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -2,12 +2,12 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import type { Request } from 'express';
 import { UnauthorizedError } from '../common/domain-errors.js';
 import { safeEqual } from '../common/safe-equal.js';
-import { AppConfig } from '../config/app-config.js';
+import { TrustSettings } from '../config/settings/trust.settings.js';
 
 /** With INSPECTION_API_KEY set, the inspection API wants `Authorization: Bearer <key>`, any of the configured keys (rotation). */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  constructor(private readonly config: AppConfig) {}
+  constructor(private readonly config: TrustSettings) {}
 
   canActivate(context: ExecutionContext): boolean {
     const keys = this.config.INSPECTION_API_KEY;

@@ -1,5 +1,6 @@
 import { Logger, Module, type OnModuleInit } from '@nestjs/common';
-import { AppConfig } from '../config/app-config.js';
+import { EnvironmentSettings } from '../config/settings/environment.settings.js';
+import { TrustSettings } from '../config/settings/trust.settings.js';
 import { DeliveriesModule } from '../deliveries/deliveries.module.js';
 import { DestinationsModule } from '../destinations/destinations.module.js';
 import { ActivityRepository } from './activity.repository.js';
@@ -21,12 +22,15 @@ import { ReplayRequestsRepository } from './replay-requests.repository.js';
   providers: [InspectionService, ActivityService, ActivityRepository, MessageInspectionRepository, BulkReplayService, BulkReplayRepository, ReplayRequestsRepository, ApiKeyGuard],
 })
 export class InspectionModule implements OnModuleInit {
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly trust: TrustSettings,
+    private readonly environment: EnvironmentSettings,
+  ) {}
 
   onModuleInit(): void {
-    if (this.config.INSPECTION_API_KEY.length > 0) return;
+    if (this.trust.INSPECTION_API_KEY.length > 0) return;
     // The API shows message contents and phone numbers: production must not run it open.
-    if (this.config.NODE_ENV === 'production') {
+    if (this.environment.NODE_ENV === 'production') {
       throw new Error('INSPECTION_API_KEY must be set when NODE_ENV=production: the inspection API exposes message contents');
     }
     new Logger('Inspection').warn('INSPECTION_API_KEY is not set: /messages and /deliveries are open to anyone who can reach this port');

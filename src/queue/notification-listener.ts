@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import pg from 'pg';
-import type { AppConfig } from '../config/app-config.js';
+import type { DatabaseSettings } from '../config/settings/database.settings.js';
 import { poolConfig } from '../prisma/pool-config.js';
 
 const MAX_RECONNECT_DELAY_MS = 30_000;
@@ -19,7 +19,7 @@ export class NotificationListener {
   private failures = 0;
 
   constructor(
-    private readonly config: AppConfig,
+    private readonly database: DatabaseSettings,
     /** A plain identifier: it is written into LISTEN as is. */
     private readonly channel: string,
   ) {}
@@ -38,7 +38,7 @@ export class NotificationListener {
   }
 
   private async connect(onNotify: () => void): Promise<void> {
-    const { statement_timeout: _ignored, ...options } = poolConfig(this.config);
+    const { statement_timeout: _ignored, ...options } = poolConfig(this.database);
     const client = new pg.Client({ ...options, application_name: 'whatsapp-webhook-dedup worker listener' });
     let reconnecting = false;
     const reconnect = (error?: Error) => {

@@ -2,7 +2,8 @@ import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AppConfig } from '../config/app-config.js';
+import type { DatabaseSettings } from '../config/settings/database.settings.js';
+import type { WorkerSettings } from '../config/settings/worker.settings.js';
 import { redactPhoneNumbers } from '../logging/redact.js';
 import type { ProcessingOutcome } from '../metrics/metric-labels.js';
 import { AttemptDeadlineError, LeaseLostError, ShutdownInterruption } from './attempt-interruptions.js';
@@ -55,13 +56,14 @@ export abstract class QueueWorker<J extends LeasedJob> {
   private wakeUp: (() => void) | null = null;
 
   protected constructor(
-    protected readonly config: AppConfig,
+    protected readonly settings: WorkerSettings,
+    database: DatabaseSettings,
     private readonly queue: JobQueue<J>,
     private readonly processor: JobProcessor<J>,
     private readonly options: QueueWorkerOptions,
   ) {
-    this.listener = new NotificationListener(config, options.channel);
-    this.leases = new LeaseKeeper(config.LEASE_SECONDS, (jobs) => queue.renew(jobs));
+    this.listener = new NotificationListener(database, options.channel);
+    this.leases = new LeaseKeeper(settings.LEASE_SECONDS, (jobs) => queue.renew(jobs));
   }
 
   /** Counts a leased job (lag and attempt metrics). */
@@ -74,9 +76,9 @@ export abstract class QueueWorker<J extends LeasedJob> {
   start(): void {
     if (this.running) return;
     this.running = true;
-    if (this.config.WORKER_LISTEN) this.listener.start(() => this.wakeForDueWork());
+    if (this.settings.WORKER_LISTEN) this.listener.start(() => this.wakeForDueWork());
     this.loop = this.run();
-    this.logger.log(`${this.options.noun} worker ${this.workerId} started: ${this.options.concurrency} at a time, lease ${this.config.LEASE_SECONDS} s`);
+    this.logger.log(`${this.options.noun} worker ${this.workerId} started: ${this.options.concurrency} at a time, lease ${this.settings.LEASE_SECONDS} s`);
   }
 
   /** New work is due (a notification, or this process just created some): look at once. */
@@ -94,7 +96,7 @@ export abstract class QueueWorker<J extends LeasedJob> {
     await this.listener.stop();
     const attempts = () => [...this.inFlight.values(), ...this.overrunning.values()];
     const all = () => Promise.allSettled(attempts().map((f) => f.done));
-    if (attempts().length > 0 && !(await finishesWithin(all(), this.config.SHUTDOWN_TIMEOUT_MS))) {
+    if (attempts().length > 0 && !(await finishesWithin(all(), this.settings.SHUTDOWN_TIMEOUT_MS))) {
       for (const f of attempts()) f.controller.abort(new ShutdownInterruption());
       await finishesWithin(all(), 1000); // attempts release themselves once aborted
       const released = await this.queue.release(attempts().map((f) => f.lease));
@@ -113,7 +115,7 @@ export abstract class QueueWorker<J extends LeasedJob> {
       const canLease = free >= (this.backlogged ? refillAt : 1);
       if (canLease && (this.moreMayBeDue || Date.now() >= nextPollAt)) {
         try {
-          nextPollAt = Date.now() + this.config.WORKER_POLL_MS;
+          nextPollAt = Date.now() + this.settings.WORKER_POLL_MS;
           const seen = this.notifications;
           const { leased, dead } = await this.queue.lease(free, this.workerId);
           failures = 0;
@@ -130,7 +132,7 @@ export abstract class QueueWorker<J extends LeasedJob> {
           if (this.moreMayBeDue) continue;
         } catch (error) {
           this.backlogged = false;
-          const delay = Math.min(30_000, this.config.WORKER_POLL_MS * 2 ** failures++);
+          const delay = Math.min(30_000, this.settings.WORKER_POLL_MS * 2 ** failures++);
           nextPollAt = Date.now() + delay;
           this.logger.warn(`leasing ${this.options.noun}s failed (${(error as Error).message}); retrying in ${delay} ms`);
         }
@@ -143,7 +145,7 @@ export abstract class QueueWorker<J extends LeasedJob> {
   private begin(lease: J): void {
     const token = lease.leaseToken;
     const controller = new AbortController();
-    const deadlineMs = this.config.ATTEMPT_TIMEOUT_SECONDS * 1000;
+    const deadlineMs = this.settings.ATTEMPT_TIMEOUT_SECONDS * 1000;
     const deadline = setTimeout(() => {
       controller.abort(new AttemptDeadlineError(deadlineMs));
       this.freeSlot(token); // whether or not the step stops: its slot goes to other events now
@@ -154,7 +156,7 @@ export abstract class QueueWorker<J extends LeasedJob> {
       .process(lease, controller.signal)
       .then((result) => {
         this.ended(lease, result.outcome);
-        if (result.outcome === 'failed' && result.retryInMs < this.config.WORKER_POLL_MS) {
+        if (result.outcome === 'failed' && result.retryInMs < this.settings.WORKER_POLL_MS) {
           setTimeout(() => this.wakeForDueWork(), result.retryInMs).unref();
         }
       })

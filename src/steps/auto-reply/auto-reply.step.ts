@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../../config/app-config.js';
+import { StepsSettings } from '../../config/settings/steps.settings.js';
 import type { NormalizedEvent } from '../../events/normalized-event.js';
 import { isJsonObject, readString } from '../../events/payload-values.js';
 import { WorkerStep, type EventStep, type StepContext } from '../../inbox/event-step.js';
@@ -21,7 +21,7 @@ export interface AutoReplyResult {
 @Injectable()
 @WorkerStep({ name: 'auto-reply', order: 100 })
 export class AutoReplyStep implements EventStep {
-  constructor(private readonly config: AppConfig) {}
+  constructor(private readonly config: StepsSettings) {}
 
   appliesTo(event: NormalizedEvent): boolean {
     return (

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../../config/app-config.js';
+import { StepsSettings } from '../../config/settings/steps.settings.js';
 import type { NormalizedEvent } from '../../events/normalized-event.js';
 import { WorkerStep, type EventStep, type StepContext } from '../../inbox/event-step.js';
 import { ForwardClient, forwardTarget, type ForwardTarget } from '../../outbound/forward-client.js';
@@ -16,7 +16,7 @@ export class ForwardStep implements EventStep {
   private readonly target: ForwardTarget | null;
 
   constructor(
-    config: AppConfig,
+    config: StepsSettings,
     private readonly client: ForwardClient,
   ) {
     this.target = config.FORWARD_URL === undefined
