@@ -11,7 +11,7 @@ import { WorkerSettings } from './config/settings/worker.settings.js';
 import { serveWorkerMetrics } from './metrics/metrics-server.js';
 import { MetricsService } from './metrics/metrics.service.js';
 import { exitCleanlyOnSignals } from './shutdown.js';
-import { WorkerAppModule } from './worker-app.module.js';
+import { CoreModule } from './core.module.js';
 
 // `npm run start:worker`: the worker alone, no HTTP. Run any number of these.
 if (existsSync('.env')) process.loadEnvFile('.env');
@@ -29,7 +29,7 @@ try {
   process.exit(1);
 }
 
-const app = await NestFactory.createApplicationContext(WorkerAppModule, { bufferLogs: true, abortOnError: false });
+const app = await NestFactory.createApplicationContext(CoreModule, { bufferLogs: true, abortOnError: false });
 const logger = app.get(Logger);
 app.useLogger(withNestChatterAtDebug(logger));
 await app.init();

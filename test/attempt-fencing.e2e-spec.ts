@@ -2,7 +2,7 @@ import { Injectable, Module, type INestApplicationContext } from '@nestjs/common
 import { Test } from '@nestjs/testing';
 import type { NormalizedEvent } from '../src/events/normalized-event.js';
 import { WorkerStep, type EventStep, type StepContext } from '../src/inbox/event-step.js';
-import { WorkerAppModule } from '../src/worker-app.module.js';
+import { CoreModule } from '../src/core.module.js';
 import { eventually } from './support/eventually.js';
 import { loadPrismaRuntime } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
@@ -67,7 +67,7 @@ async function startWorker(): Promise<void> {
     LEASE_SECONDS: '1', ATTEMPT_TIMEOUT_SECONDS: '2', FORWARD_TIMEOUT_MS: '1000', RETRY_BASE_MS: '50', MAX_ATTEMPTS: '3', RETENTION_ENABLED: 'false',
   });
   try {
-    const moduleRef = await Test.createTestingModule({ imports: [WorkerAppModule, GatedStepModule] }).compile();
+    const moduleRef = await Test.createTestingModule({ imports: [CoreModule, GatedStepModule] }).compile();
     await loadPrismaRuntime(moduleRef);
     apps.push(await moduleRef.init());
   } finally {

@@ -2,7 +2,7 @@ import { Injectable, Module, type INestApplicationContext } from '@nestjs/common
 import { Test } from '@nestjs/testing';
 import type { NormalizedEvent } from '../src/events/normalized-event.js';
 import { WorkerStep, type EventStep, type StepContext } from '../src/inbox/event-step.js';
-import { WorkerAppModule } from '../src/worker-app.module.js';
+import { CoreModule } from '../src/core.module.js';
 import { eventually } from './support/eventually.js';
 import { loadPrismaRuntime } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
@@ -55,7 +55,7 @@ beforeAll(async () => {
   const saved = { ...process.env };
   Object.assign(process.env, { DATABASE_URL: db.url, LOG_LEVEL: 'silent', WORKER_ENABLED: 'true', RETRY_BASE_MS: '50' });
   try {
-    const moduleRef = await Test.createTestingModule({ imports: [WorkerAppModule, ShopStepsModule] }).compile();
+    const moduleRef = await Test.createTestingModule({ imports: [CoreModule, ShopStepsModule] }).compile();
     await loadPrismaRuntime(moduleRef);
     app = await moduleRef.init();
   } finally {
@@ -126,7 +126,7 @@ describe('step registration', () => {
     const saved = { ...process.env };
     Object.assign(process.env, { DATABASE_URL: db.url, LOG_LEVEL: 'silent', WORKER_ENABLED: 'false' });
     try {
-      const moduleRef = await Test.createTestingModule({ imports: [WorkerAppModule, ShopStepsModule, Clash] }).compile();
+      const moduleRef = await Test.createTestingModule({ imports: [CoreModule, ShopStepsModule, Clash] }).compile();
       await expect(moduleRef.init()).rejects.toThrow('two steps are named "charge-card"');
       await moduleRef.close();
     } finally {

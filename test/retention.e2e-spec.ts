@@ -10,7 +10,7 @@ import { applyMigrations } from '../src/migrations/migrator.js';
 import { PrismaService } from '../src/prisma/prisma.service.js';
 import { RetentionRepository } from '../src/retention/retention.repository.js';
 import { RetentionService } from '../src/retention/retention.service.js';
-import { WorkerAppModule } from '../src/worker-app.module.js';
+import { CoreModule } from '../src/core.module.js';
 import { eventually } from './support/eventually.js';
 import { loadPrismaRuntime } from './support/test-app.js';
 import { createTestDatabase, itOnPostgres, type TestDatabase } from './support/test-database.js';
@@ -246,7 +246,7 @@ describe('the retention job', () => {
     const saved = { ...process.env };
     Object.assign(process.env, { DATABASE_URL: db.url, LOG_LEVEL: 'silent', WORKER_ENABLED: 'false', RETENTION_ENABLED: 'false', ...env });
     try {
-      const moduleRef = await Test.createTestingModule({ imports: [WorkerAppModule] }).compile();
+      const moduleRef = await Test.createTestingModule({ imports: [CoreModule] }).compile();
       await loadPrismaRuntime(moduleRef);
       const app = await moduleRef.init();
       contexts.push(app);

@@ -4,7 +4,7 @@ import { SilenceAlertThreshold } from './silence-alert-threshold.js';
 
 /**
  * GET /metrics: HTTP application only (AppModule). Relies on the global MetricsModule, which
- * WorkerAppModule imports. Webhook traffic is counted where every delivery is answered, in
+ * CoreModule imports. Webhook traffic is counted where every webhook request is answered, in
  * WebhookIngress. The silence alert's threshold is exported here, by the process that accepts events.
  */
 @Module({ controllers: [MetricsController], providers: [SilenceAlertThreshold] })

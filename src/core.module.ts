@@ -27,4 +27,4 @@ import { WorkerModule } from './inbox/worker.module.js';
     RetentionModule,
   ],
 })
-export class WorkerAppModule {}
+export class CoreModule {}
