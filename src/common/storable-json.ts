@@ -1,4 +1,4 @@
-import { withinNestingLimit } from '../events/payload-values.js';
+import { withinNestingLimit } from '../sources/shared/payload-values.js';
 
 /** NUL and unpaired surrogates: PostgreSQL stores neither in text nor in jsonb. */
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;

@@ -1,18 +1,18 @@
 import { deliveryUpdateOf, MAX_ERROR_LENGTH, TENANT_SCOPED_RECORDS } from './delivery-update.js';
-import { detectProvider, type ShapeName } from './detect-provider.js';
-import { parseEvolutionBody } from './evolution.parser.js';
-import { parseGenericBody } from './generic.parser.js';
-import { parseMetaBody } from './meta.parser.js';
-import type { NormalizedEvent } from './normalized-event.js';
-import type { JsonObject } from './payload-values.js';
-import { parseWahaBody } from './waha.parser.js';
-import { parseWasenderBody } from './wasender.parser.js';
+import { detectSource, type SourceName } from '../sources/source-registry.js';
+import { parseEvolutionBody } from '../sources/evolution/evolution.parser.js';
+import { parseGenericBody } from '../sources/generic/generic.parser.js';
+import { parseMetaBody } from '../sources/meta/meta.parser.js';
+import type { NormalizedEvent } from '../sources/shared/normalized-event.js';
+import type { JsonObject } from '../sources/shared/payload-values.js';
+import { parseWahaBody } from '../sources/waha/waha.parser.js';
+import { parseWasenderBody } from '../sources/wasender/wasender.parser.js';
 
 /** The first event the real parsers make of a body: the spec checks the mapping on their output. */
-const PARSERS: Record<ShapeName, (body: JsonObject) => NormalizedEvent[]> = {
+const PARSERS: Record<Extract<SourceName, 'meta' | 'wasender' | 'generic' | 'waha' | 'evolution'>, (body: JsonObject) => NormalizedEvent[]> = {
   meta: parseMetaBody, wasender: parseWasenderBody, generic: parseGenericBody, waha: parseWahaBody, evolution: parseEvolutionBody,
 };
-const updateOf = (body: JsonObject) => deliveryUpdateOf(PARSERS[detectProvider(body)](body)[0]!);
+const updateOf = (body: JsonObject) => deliveryUpdateOf(PARSERS[detectSource(body) as keyof typeof PARSERS](body)[0]!);
 
 const metaChange = (field: string, value: unknown) => ({ object: 'whatsapp_business_account', entry: [{ id: 'W', changes: [{ field, value }] }] });
 const metaStatus = (status: Record<string, unknown>) => metaChange('messages', { metadata: { phone_number_id: '1' }, statuses: [status] });

@@ -1,15 +1,16 @@
-import type { NormalizedEvent, ProviderName } from './normalized-event.js';
-import { boundedError, type DeliveryStatus } from './status-ladder.js';
-import { STATUS_READERS } from './status-readers.js';
+import type { NormalizedEvent } from '../sources/shared/normalized-event.js';
+import type { SourceName } from '../sources/source-registry.js';
+import { boundedError, type DeliveryStatus } from '../sources/shared/status-ladder.js';
+import { sourceDescriptor, SOURCE_NAMES } from '../sources/source-registry.js';
 
-export { MAX_ERROR_LENGTH, type DeliveryStatus } from './status-ladder.js';
+export { MAX_ERROR_LENGTH, type DeliveryStatus } from '../sources/shared/status-ladder.js';
 
 /** What one status event says about one outbound message. */
 export interface DeliveryUpdate {
   /** The provider's id of the message (a wamid for Meta's shapes; the column keeps that name). */
   wamid: string;
-  provider: ProviderName;
-  /** The tenant whose record it is, for gateways (TENANT_SCOPED_RECORDS); '' for everyone else. */
+  provider: SourceName;
+  /** The tenant whose record it is, for sources that keep receipts by tenant (TENANT_SCOPED_RECORDS); '' for everyone else. */
   tenant: string;
   recipient: string | null;
   status: DeliveryStatus;
@@ -20,9 +21,10 @@ export interface DeliveryUpdate {
 
 /**
  * Gateways number messages per session or instance: the same id from two of them is two
- * messages, and two records. Meta's, 360dialog's and Twilio's ids are global.
+ * messages, and two records. Meta's, 360dialog's and Twilio's ids are global. Each source's
+ * descriptor says which it is (tenancy.receiptsByTenant).
  */
-export const TENANT_SCOPED_RECORDS: ReadonlySet<ProviderName> = new Set<ProviderName>(['waha', 'evolution', 'wasender']);
+export const TENANT_SCOPED_RECORDS: ReadonlySet<SourceName> = new Set(SOURCE_NAMES.filter((name) => sourceDescriptor(name).tenancy.receiptsByTenant));
 
 /**
  * The delivery record change an event asks for, or null when it asks for none. Statuses that
@@ -31,12 +33,13 @@ export const TENANT_SCOPED_RECORDS: ReadonlySet<ProviderName> = new Set<Provider
  */
 export function deliveryUpdateOf(event: NormalizedEvent): DeliveryUpdate | null {
   if (event.kind !== 'status') return null;
-  const facts = STATUS_READERS[event.provider](event);
+  const source = sourceDescriptor(event.provider);
+  const facts = source.readStatus(event);
   if (facts.messageId === null || facts.status === null) return null;
   return {
     wamid: facts.messageId,
     provider: event.provider,
-    tenant: TENANT_SCOPED_RECORDS.has(event.provider) ? (event.tenant ?? '') : '',
+    tenant: source.tenancy.receiptsByTenant ? (event.tenant ?? '') : '',
     recipient: event.sender,
     status: facts.status,
     at: event.providerTimestamp,

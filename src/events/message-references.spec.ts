@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import { parseEvolutionBody } from './evolution.parser.js';
+import { parseEvolutionBody } from '../sources/evolution/evolution.parser.js';
 import { referencedMessageKey } from './message-references.js';
-import { parseMetaBody } from './meta.parser.js';
-import { parseWahaBody } from './waha.parser.js';
+import { parseMetaBody } from '../sources/meta/meta.parser.js';
+import { parseWahaBody } from '../sources/waha/waha.parser.js';
 
 const fixture = (name: string) => JSON.parse(fs.readFileSync(new URL(`../../test/fixtures/${name}.json`, import.meta.url), 'utf8'));
 const meta = (value: Record<string, unknown>) => ({ object: 'whatsapp_business_account', entry: [{ id: 'W', changes: [{ field: 'messages', value: { metadata: { phone_number_id: '1' }, ...value } }] }] });

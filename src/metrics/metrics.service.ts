@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { NormalizedEvent, ProviderName } from '../events/normalized-event.js';
-import type { EventResult } from '../webhooks/webhook-delivery.js';
+import type { EventResult } from '../webhooks/webhook-ack.js';
 import { registerInboxGauges } from './inbox-gauges.js';
 import { InboxStatsRepository } from './inbox-stats.repository.js';
 import {

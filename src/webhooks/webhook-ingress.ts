@@ -9,7 +9,7 @@ import { AppConfig } from '../config/app-config.js';
 import { requestId, requestLogLevel } from '../logging/logger-options.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { deliveryOutcome, providerLabel, webhookRoute, type WebhookRoute } from '../metrics/webhook-traffic.js';
-import { JSON_BODY } from './body-formats.js';
+import { JSON_BODY } from '../sources/body-formats.js';
 import { checkBodyHeaders, readWebhookBody, type WebhookBody } from './webhook-body.js';
 import { WebhooksService } from './webhooks.service.js';
 
