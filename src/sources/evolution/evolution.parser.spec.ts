@@ -5,7 +5,7 @@ import type { JsonObject } from '../shared/payload-values.js';
 
 const APIKEY = 'B6D711FCDE4D4FD5936544120E713976';
 const fixture = (name: string): JsonObject =>
-  JSON.parse(readFileSync(new URL(`../../test/fixtures/evolution/${name}.json`, import.meta.url), 'utf8')) as JsonObject;
+  JSON.parse(readFileSync(new URL(`../../../test/fixtures/evolution/${name}.json`, import.meta.url), 'utf8')) as JsonObject;
 const FIXTURES = [
   'connection_update_open', 'messages_set_history', 'messages_update_delivery_ack', 'messages_update_read',
   'messages_update_server_ack', 'messages_upsert_from_me', 'messages_upsert_image_group',

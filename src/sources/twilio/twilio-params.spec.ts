@@ -58,7 +58,7 @@ describe('twilioParams', () => {
 
 /** A fixture's parameters, in name order: the order they are signed in. */
 const fixture = (name: string) =>
-  [...new URLSearchParams(readFileSync(new URL(`../../test/fixtures/twilio/${name}.txt`, import.meta.url), 'utf8').trim())].sort(([a], [b]) => (a < b ? -1 : 1));
+  [...new URLSearchParams(readFileSync(new URL(`../../../test/fixtures/twilio/${name}.txt`, import.meta.url), 'utf8').trim())].sort(([a], [b]) => (a < b ? -1 : 1));
 
 /** The signed text re-cut at `cuts` (offsets into it), alternately name and value: the same signature when the names stay sorted. */
 function resplit(text: string, cuts: number[]): Record<string, string> | null {

@@ -14,7 +14,7 @@ const SETTINGS = 'key=webhooks_sharedkey_01jexampleexampleexample01,algorithm=HM
 const TOKENS: TwilioCredentials = { authTokens: [TOKEN], sharedKeys: [] };
 
 function fixture(name: string): Params {
-  const text = readFileSync(new URL(`../../test/fixtures/twilio/${name}.txt`, import.meta.url), 'utf8').trim();
+  const text = readFileSync(new URL(`../../../test/fixtures/twilio/${name}.txt`, import.meta.url), 'utf8').trim();
   return Object.fromEntries(new URLSearchParams(text));
 }
 

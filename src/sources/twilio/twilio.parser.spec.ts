@@ -11,7 +11,7 @@ const USER = '+14155550123';
 
 /** A fixture's form body decoded as the HTTP layer hands it over: a repeated name becomes a list. */
 function form(name: string): Record<string, string | string[]> {
-  const text = readFileSync(new URL(`../../test/fixtures/twilio/${name}.txt`, import.meta.url), 'utf8').trim();
+  const text = readFileSync(new URL(`../../../test/fixtures/twilio/${name}.txt`, import.meta.url), 'utf8').trim();
   const params: Record<string, string | string[]> = {};
   for (const [key, value] of new URLSearchParams(text)) {
     const seen = params[key];

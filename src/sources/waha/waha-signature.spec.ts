@@ -19,7 +19,7 @@ describe('checkWahaSignature', () => {
   });
 
   it('accepts a fixture body signed byte for byte', () => {
-    const body = readFileSync(new URL('../../test/fixtures/waha/message_text.json', import.meta.url));
+    const body = readFileSync(new URL('../../../test/fixtures/waha/message_text.json', import.meta.url));
     expect(checkWahaSignature(body, sign(body, 'webhook-key'), 'sha512', ['webhook-key'])).toBeNull();
   });
 

@@ -8,7 +8,7 @@ const INBOUND = 'false_22222222222@c.us_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 const OUTBOUND = 'true_22222222222@c.us_CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC';
 
 function fixture(name: string): JsonObject {
-  return JSON.parse(readFileSync(new URL(`../../test/fixtures/waha/${name}.json`, import.meta.url), 'utf8')) as JsonObject;
+  return JSON.parse(readFileSync(new URL(`../../../test/fixtures/waha/${name}.json`, import.meta.url), 'utf8')) as JsonObject;
 }
 
 function only(body: JsonObject): NormalizedEvent {
