@@ -1,4 +1,3 @@
-import type { Type } from '@nestjs/common';
 import type { JsonObject } from './shared/payload-values.js';
 import type { StatusReader } from './shared/status-ladder.js';
 import type { WebhookSource } from './webhook-source.js';
@@ -32,11 +31,14 @@ export interface Tenancy {
  * The registry lists one per source; names, dependency injection, detection, the status and
  * reference tables, log redaction and the OpenAPI enums are derived from that list.
  */
-export interface SourceDescriptor<N extends string = string> {
+export interface SourceDescriptor<N extends string = string, C = never> {
   /** In the URL (/webhook/<name>), the `provider` field and column, WEBHOOK_PROVIDERS and metric labels. */
   readonly name: N;
-  /** The Nest provider that verifies and parses its webhook requests (built with the app's configuration). */
-  readonly source: Type<WebhookSource>;
+  /**
+   * The class that verifies and parses its webhook requests, built by Nest with the settings
+   * it declares (`C`, injected as SOURCE_CONFIG; the registry checks that AppConfig has them).
+   */
+  readonly source: new (config: C) => WebhookSource;
   readonly detection?: BodyDetection;
   /** Reads its status events onto the receipt ladder (sent → delivered → read → played; failed). */
   readonly readStatus: StatusReader;

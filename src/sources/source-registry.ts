@@ -17,9 +17,13 @@ export const SOURCES = [meta, wasender, generic, twilio, dialog360, waha, evolut
 
 export type SourceName = (typeof SOURCES)[number]['name'];
 
-const registered: SourceDescriptor[] = [];
-const byName = new Map<string, SourceDescriptor>();
-let detectors: SourceDescriptor[] = [];
+/** Every setting the registered classes declare they read: what SOURCE_CONFIG must provide. */
+export type SourceConfig = UnionToIntersection<(typeof SOURCES)[number] extends infer D ? (D extends SourceDescriptor<string, infer C> ? C : never) : never>;
+type UnionToIntersection<U> = (U extends unknown ? (union: U) => void : never) extends (intersection: infer I) => void ? I : never;
+
+const registered: SourceDescriptor<string, never>[] = [];
+const byName = new Map<string, SourceDescriptor<string, never>>();
+let detectors: SourceDescriptor<string, never>[] = [];
 
 /**
  * Every registered source's name. registerSources adds to this very array: validators built
@@ -32,7 +36,7 @@ export const SOURCE_NAMES: readonly SourceName[] = [];
  * the app is built: the app reads the registry when it starts (its sources, log redaction, the
  * OpenAPI document). A name already registered is refused.
  */
-export function registerSources(...descriptors: readonly SourceDescriptor[]): void {
+export function registerSources(...descriptors: readonly SourceDescriptor<string, never>[]): void {
   for (const descriptor of descriptors) {
     if (byName.has(descriptor.name)) throw new Error(`source ${descriptor.name} is already registered`);
     registered.push(descriptor);
@@ -45,12 +49,12 @@ export function registerSources(...descriptors: readonly SourceDescriptor[]): vo
 }
 registerSources(...SOURCES);
 
-export function registeredSources(): readonly SourceDescriptor[] {
+export function registeredSources(): readonly SourceDescriptor<string, never>[] {
   return registered;
 }
 
 /** The descriptor of a registered source; throws for any other name (an event's source is always registered). */
-export function sourceDescriptor(name: string): SourceDescriptor {
+export function sourceDescriptor(name: string): SourceDescriptor<string, never> {
   const descriptor = byName.get(name);
   if (descriptor === undefined) throw new Error(`no source ${name} is registered`);
   return descriptor;

@@ -1,4 +1,4 @@
-import { Logger, type OnModuleInit } from '@nestjs/common';
+import { Logger, type OnModuleInit, type Type } from '@nestjs/common';
 import type { ModuleRef } from '@nestjs/core';
 import { NotFoundError, SourceDisabledError } from '../common/domain-errors.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -19,7 +19,7 @@ export class WebhookSources implements OnModuleInit {
   /** One instance of every registered source's class, built by Nest with its dependencies (see WebhooksModule). */
   static async create(moduleRef: ModuleRef, config: AppConfig, tenants: TenantBindings): Promise<WebhookSources> {
     const sources = await Promise.all(registeredSources().map(async (descriptor) => {
-      const source = await moduleRef.create(descriptor.source);
+      const source = await moduleRef.create<WebhookSource>(descriptor.source as Type<WebhookSource>);
       if (source.name !== descriptor.name) throw new Error(`source ${descriptor.name}'s class names itself ${source.name}`);
       return source as CredentialedSource;
     }));

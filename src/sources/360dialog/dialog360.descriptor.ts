@@ -1,10 +1,10 @@
 import { metaTarget } from '../meta/meta.descriptor.js';
 import { readMetaStatus } from '../meta/meta-status.js';
 import type { SourceDescriptor } from '../source-descriptor.js';
-import { Dialog360Source } from './dialog360.source.js';
+import { Dialog360Source, type Dialog360Config } from './dialog360.source.js';
 
 /** 360dialog posts Meta's bodies: it has its own URL only (POST /webhook takes them as Meta's). */
-export const dialog360: SourceDescriptor<'360dialog'> = {
+export const dialog360: SourceDescriptor<'360dialog', Dialog360Config> = {
   name: '360dialog',
   source: Dialog360Source,
   readStatus: readMetaStatus,

@@ -2,10 +2,10 @@ import { baileysTarget } from '../shared/baileys-target.js';
 import { objectAt } from '../shared/payload-values.js';
 import type { SourceDescriptor } from '../source-descriptor.js';
 import { readEvolutionStatus } from './evolution.parser.js';
-import { EvolutionSource } from './evolution.source.js';
+import { EvolutionSource, type EvolutionConfig } from './evolution.source.js';
 
 /** Evolution API: an `event` with its `instance` and object or array `data`. */
-export const evolution: SourceDescriptor<'evolution'> = {
+export const evolution: SourceDescriptor<'evolution', EvolutionConfig> = {
   name: 'evolution',
   source: EvolutionSource,
   detection: {

@@ -1,9 +1,9 @@
 import { NO_TARGET, type SourceDescriptor } from '../source-descriptor.js';
 import { readTwilioStatus } from './twilio.parser.js';
-import { TwilioSource } from './twilio.source.js';
+import { TwilioSource, type TwilioConfig } from './twilio.source.js';
 
 /** Twilio posts forms, to its own URL only; its events never refer to another message. */
-export const twilio: SourceDescriptor<'twilio'> = {
+export const twilio: SourceDescriptor<'twilio', TwilioConfig> = {
   name: 'twilio',
   source: TwilioSource,
   readStatus: readTwilioStatus,

@@ -3,14 +3,13 @@ import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks.js';
 import { InvalidPayloadError, SignatureError } from '../../common/domain-errors.js';
-import type { SourceConfig } from '../source-config.js';
 import { FORM_BODY } from '../body-formats.js';
 import type { WebhookRequest } from '../webhook-request.js';
-import { TwilioSource, idempotencyTokenOf, type TwilioVerification } from './twilio.source.js';
+import { TwilioSource, idempotencyTokenOf, type TwilioConfig, type TwilioVerification } from './twilio.source.js';
 
 const TOKEN = 'auth-token-0123456789abcdef012345';
 const BASE = 'https://hooks.example.com/wa';
-const config = (tokens: string[]) => ({ TWILIO_AUTH_TOKEN: tokens, TWILIO_WEBHOOK_SHARED_KEY: [], PUBLIC_BASE_URL: BASE }) as unknown as SourceConfig;
+const config = (tokens: string[]) => ({ TWILIO_AUTH_TOKEN: tokens, TWILIO_WEBHOOK_SHARED_KEY: [], PUBLIC_BASE_URL: BASE }) as unknown as TwilioConfig;
 const fixture = (name: string) => readFileSync(new URL(`../../../test/fixtures/twilio/${name}.txt`, import.meta.url), 'utf8').trim();
 
 /** A delivery as the ingress hands it over: the form decoded by FORM_BODY, signed by twilio-node over what Twilio sent. */

@@ -1,10 +1,10 @@
 import { isJsonObject, objectAt, readString } from '../shared/payload-values.js';
 import type { SourceDescriptor } from '../source-descriptor.js';
 import { readWahaStatus } from './waha.parser.js';
-import { WahaSource } from './waha.source.js';
+import { WahaSource, type WahaConfig } from './waha.source.js';
 
 /** WAHA: an `event` with its `session` and an object `payload`. It documents no field naming an edited message. */
-export const waha: SourceDescriptor<'waha'> = {
+export const waha: SourceDescriptor<'waha', WahaConfig> = {
   name: 'waha',
   source: WahaSource,
   detection: { precedence: 1, matches: (body) => typeof body.event === 'string' && typeof body.session === 'string' && isJsonObject(body.payload) },

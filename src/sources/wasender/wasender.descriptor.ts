@@ -2,10 +2,10 @@ import { baileysTarget } from '../shared/baileys-target.js';
 import { objectAt } from '../shared/payload-values.js';
 import type { SourceDescriptor } from '../source-descriptor.js';
 import { readWasenderStatus } from './wasender.parser.js';
-import { WasenderSource } from './wasender.source.js';
+import { WasenderSource, type WasenderConfig } from './wasender.source.js';
 
 /** WASenderApi: a bare `event` with object or array `data`, after the gateways that name their account. */
-export const wasender: SourceDescriptor<'wasender'> = {
+export const wasender: SourceDescriptor<'wasender', WasenderConfig> = {
   name: 'wasender',
   source: WasenderSource,
   detection: { precedence: 2, matches: (body) => typeof body.event === 'string' && typeof body.data === 'object' && body.data !== null },

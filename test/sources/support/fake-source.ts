@@ -49,7 +49,7 @@ export class FakeSource extends CredentialedSource {
 }
 
 /** The fake source's descriptor: what a real source's folder exports for its registry line. */
-export const fake: SourceDescriptor = {
+export const fake: SourceDescriptor<'fake'> = {
   name: 'fake',
   source: FakeSource,
   detection: { precedence: 0, matches: (body) => Array.isArray(body.fakeEvents) },
