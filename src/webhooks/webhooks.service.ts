@@ -50,7 +50,7 @@ export class WebhooksService {
   /**
    * The source a webhook URL names, before its body is read (its format depends on it): 404 for
    * an unknown name or a suffix the source does not take, 403 when not enabled. Undefined for
-   * POST /webhook itself, where the body's shape picks the source.
+   * POST /webhook itself, where the source that detects the body is taken.
    */
   sourceAt(route: WebhookRoute): WebhookSource | undefined {
     return route.source === '' && route.suffix === '' ? undefined : this.sources.named(route.source, route.suffix);
@@ -68,15 +68,15 @@ export class WebhooksService {
    * Verifies, normalizes and claims one webhook request; resolves only once its events are stored.
    * `named` is the source of a per-source URL: its signature is checked over the bytes before
    * the body is decoded (request.body decodes on first read; a source whose credential is in
-   * the body reads it). Without it (POST /webhook) the body's shape picks the source, so that
+   * the body reads it). Without it (POST /webhook) the source that detects the body is taken, so that
    * body is parsed first, and that source's own credential verifies it.
    */
   async receive(request: WebhookRequest, named?: WebhookSource): Promise<WebhookReceipt> {
     const source = named ?? this.sources.named(detectSource(request.body)); // 404 for an unknown name, 403 when not enabled
     const verification = this.rejectedIf(source, () => source.verify(request));
-    const shape = detectSource(request.body); // 400 unless a JSON object (a form body decodes to one)
-    if (source.detectedAs !== null && shape !== source.detectedAs) {
-      throw new InvalidPayloadError(`the body has the ${shape} shape, not ${source.name}'s: post it to /webhook/${shape}`);
+    const detected = detectSource(request.body); // 400 unless a JSON object (a form body decodes to one)
+    if (source.detectedAs !== null && detected !== source.detectedAs) {
+      throw new InvalidPayloadError(`the body has the ${detected} shape, not ${source.name}'s: post it to /webhook/${detected}`);
     }
     // Parsing checks the events' tenants against the credential's (TENANTS_FILE): a 401 too.
     const events = this.rejectedIf(source, () => source.parse(request, verification));
