@@ -1,5 +1,5 @@
 import { InvalidPayloadError } from '../common/domain-errors.js';
-import { detectSource } from './source-registry.js';
+import { credentialHeaders, detectSource, SOURCE_NAMES, sourceDescriptor } from './source-registry.js';
 
 describe('detectSource', () => {
   it.each([null, undefined, 'text', 42, true, [], [{ object: 'whatsapp_business_account' }]])(
@@ -33,5 +33,24 @@ describe('detectSource', () => {
     expect(detectSource({ event: 5, data: {} })).toBe('generic');
     expect(detectSource({ entry: {} })).toBe('generic');
     expect(detectSource({})).toBe('generic');
+  });
+});
+
+describe('the source registry', () => {
+  it('lists the names in their documented order (OpenAPI enums, error messages, metric labels)', () => {
+    expect(SOURCE_NAMES).toEqual(['meta', 'wasender', 'generic', 'twilio', '360dialog', 'waha', 'evolution']);
+  });
+
+  it('collects every source’s credential headers for log redaction', () => {
+    expect(credentialHeaders().sort()).toEqual(['apikey', 'webhook-signature', 'x-360dialog-signature', 'x-hub-signature-256', 'x-twilio-signature', 'x-webhook-hmac', 'x-webhook-signature']);
+  });
+
+  it('keeps the gateways’ message keys and every gateway’s receipts per tenant', () => {
+    expect(SOURCE_NAMES.filter((name) => sourceDescriptor(name).tenancy.keyedByTenant)).toEqual(['waha', 'evolution']);
+    expect(SOURCE_NAMES.filter((name) => sourceDescriptor(name).tenancy.receiptsByTenant)).toEqual(['wasender', 'waha', 'evolution']);
+  });
+
+  it('knows no other source', () => {
+    expect(() => sourceDescriptor('nope')).toThrow('no source nope is registered');
   });
 });
