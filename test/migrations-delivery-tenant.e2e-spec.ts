@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateConfig } from '../src/config/app-config.js';
 import { DeliveriesRepository } from '../src/deliveries/deliveries.repository.js';
-import type { DeliveryUpdate } from '../src/events/delivery-update.js';
+import type { DeliveryUpdate } from '../src/sources/receipt-update.js';
 import { DEFAULT_MIGRATIONS_DIR, readMigrationFiles } from '../src/migrations/migration-files.js';
 import { applyMigrations } from '../src/migrations/migrator.js';
 import { PrismaService } from '../src/prisma/prisma.service.js';

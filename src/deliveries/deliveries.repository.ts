@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { DeliveryStatus, DeliveryUpdate } from '../events/delivery-update.js';
+import type { DeliveryStatus, DeliveryUpdate } from '../sources/receipt-update.js';
 import type { ProviderName } from '../events/normalized-event.js';
 import { PrismaService } from '../prisma/prisma.service.js';
 

@@ -3,23 +3,27 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
 import type { EnvironmentSettings } from '../config/settings/environment.settings.js';
 import type { LoggingSettings } from '../config/settings/logging.settings.js';
+import { credentialHeaders } from '../sources/source-registry.js';
 import { redactPhoneNumbers } from './redact.js';
 
 /** An incoming X-Request-Id is kept only when it is a short token that cannot forge or break a log line. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Headers that carry credentials or signatures, should a serializer ever log headers. */
-const SECRET_HEADERS = [
-  'authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-hub-signature-256', 'x-webhook-signature', 'x-signature-256',
-  'webhook-signature', 'x-api-key', 'x-twilio-signature', 'x-360dialog-signature', 'x-webhook-hmac', 'apikey',
-];
+/**
+ * Headers that carry credentials or signatures, should a serializer ever log headers: these,
+ * and every registered source's credential headers (its descriptor's credentialHeaders).
+ */
+const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-signature-256', 'x-api-key'];
 /** Keys whose values are credentials wherever they appear in a logged object (top level or one below). */
 const SECRET_KEYS = ['token', 'accessToken', 'access_token', 'verify_token', 'secret', 'appSecret', 'password', 'apiKey', 'api_key', 'apikey', 'sessionId'];
 
-export const REDACTED_PATHS = [
-  ...SECRET_HEADERS.flatMap((h) => [`req.headers["${h}"]`, `res.headers["${h}"]`, `headers["${h}"]`]),
-  ...SECRET_KEYS.flatMap((k) => [k, `*.${k}`]),
-];
+/** Read from the source registry when the logger is built, so a registered source's headers are in. */
+export function redactedPaths(): string[] {
+  return [
+    ...[...SECRET_HEADERS, ...credentialHeaders()].flatMap((h) => [`req.headers["${h}"]`, `res.headers["${h}"]`, `headers["${h}"]`]),
+    ...SECRET_KEYS.flatMap((k) => [k, `*.${k}`]),
+  ];
+}
 
 /**
  * The request id: the caller's X-Request-Id when it is a safe token, else a fresh UUID;
@@ -62,7 +66,7 @@ export function loggerOptions(config: LoggingSettings & EnvironmentSettings, ter
       // pino-http itself on every 503. Nest logs real exceptions on its own; drop the made-up one.
       customErrorObject: (_req: IncomingMessage, res: ServerResponse, error: Error, value: Record<string, unknown>) =>
         error.message === `failed with status code ${res.statusCode}` ? { ...value, err: undefined } : value,
-      redact: { paths: REDACTED_PATHS, censor: '[Redacted]' },
+      redact: { paths: redactedPaths(), censor: '[Redacted]' },
       serializers: {
         msg: (msg: unknown) => (typeof msg === 'string' ? redactPhoneNumbers(msg) : msg),
         req: (req: { id: unknown; method: string; url: string }) => ({

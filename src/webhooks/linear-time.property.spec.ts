@@ -7,17 +7,17 @@ import { Webhook } from 'standardwebhooks';
 import { DomainError } from '../common/domain-errors.js';
 import { toStorableJson } from '../common/storable-json.js';
 import { validateConfig } from '../config/app-config.js';
-import { evolutionEventName } from '../events/evolution-envelope.js';
+import { evolutionEventName } from '../sources/evolution/evolution-envelope.js';
 import { redactPhoneNumbers } from '../logging/redact.js';
 import { webhookRoute } from './webhook-traffic.js';
-import { Dialog360Source } from './sources/dialog360.source.js';
-import { EvolutionSource } from './sources/evolution.source.js';
-import { GenericSource } from './sources/generic.source.js';
-import { MetaSource } from './sources/meta.source.js';
-import { TwilioSource } from './sources/twilio.source.js';
-import { WahaSource } from './sources/waha.source.js';
-import { WasenderSource } from './sources/wasender.source.js';
-import type { WebhookSource } from './sources/webhook-source.js';
+import { Dialog360Source } from '../sources/360dialog/dialog360.source.js';
+import { EvolutionSource } from '../sources/evolution/evolution.source.js';
+import { GenericSource } from '../sources/generic/generic.source.js';
+import { MetaSource } from '../sources/meta/meta.source.js';
+import { TwilioSource } from '../sources/twilio/twilio.source.js';
+import { WahaSource } from '../sources/waha/waha.source.js';
+import { WasenderSource } from '../sources/wasender/wasender.source.js';
+import type { WebhookSource } from '../sources/webhook-source.js';
 import { readWebhookBody } from './webhook-body.js';
 
 /**

@@ -1,4 +1,4 @@
-import { createEvent } from '../events/normalized-event.js';
+import { createEvent } from '../sources/shared/normalized-event.js';
 import { isStale } from './stale-events.js';
 
 const now = Date.parse('2026-12-01T12:00:00Z');

@@ -1,4 +1,4 @@
-import type { NormalizedEvent } from '../events/normalized-event.js';
+import type { NormalizedEvent } from '../sources/shared/normalized-event.js';
 
 const DAY_MS = 86_400_000;
 

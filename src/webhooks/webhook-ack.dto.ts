@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { EventResult, WebhookAck } from './webhook-delivery.js';
+import type { EventResult, WebhookAck } from './webhook-ack.js';
 
 // Response shapes of POST /webhook and /webhook/{source} for the OpenAPI document.
 

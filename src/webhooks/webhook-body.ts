@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { parse as parseContentType, type ContentType } from 'content-type';
 import getRawBody from 'raw-body';
 import { InvalidPayloadError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../common/domain-errors.js';
-import type { BodyFormat } from './body-formats.js';
+import type { BodyFormat } from '../sources/body-formats.js';
 
 /**
  * A webhook body as sent and as decoded: signatures are computed over the bytes. `body` is

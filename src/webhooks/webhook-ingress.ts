@@ -9,7 +9,8 @@ import { AppConfig } from '../config/app-config.js';
 import { requestId, requestLogLevel } from '../logging/logger-options.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { webhookRequestOutcome, providerLabel, webhookRoute, type WebhookRoute } from './webhook-traffic.js';
-import { JSON_BODY } from './body-formats.js';
+import { JSON_BODY } from '../sources/body-formats.js';
+import type { WebhookRequest } from '../sources/webhook-request.js';
 import { checkBodyHeaders, readWebhookBody, type WebhookBody } from './webhook-body.js';
 import { WebhooksService } from './webhooks.service.js';
 
@@ -84,8 +85,8 @@ export class WebhookIngress implements OnApplicationBootstrap, OnApplicationShut
       checkBodyHeaders(req, format); // 400/415 for a body in the wrong format, before it is read
       if (named) this.webhooks.checkHeaders(named, header); // 401 before the body is read: no credential header, no read
       read = await readWebhookBody(req, this.config.WEBHOOK_BODY_LIMIT, format);
-      const delivery = Object.assign(read, { header, url: req.url ?? '/', urlSuffix: route.suffix }); // keeps `body` decoded on first read
-      const { source, ack } = await this.webhooks.receive(delivery, named);
+      const request: WebhookRequest = Object.assign(read, { header, url: req.url ?? '/', urlSuffix: route.suffix }); // keeps `body` decoded on first read
+      const { source, ack } = await this.webhooks.receive(request, named);
       const { contentType, body: text } = source.answer(ack);
       status = send(res, 200, contentType, text);
     } catch (error) {

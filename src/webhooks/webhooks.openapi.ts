@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { PROVIDER_NAMES } from '../events/normalized-event.js';
+import { SOURCE_NAMES } from '../sources/source-registry.js';
 
 type OperationObject = NonNullable<OpenAPIObject['paths'][string]['post']>;
 
@@ -8,13 +8,14 @@ const error = (description: string) => ({ description, content: { 'application/j
 
 type Route = 'any' | 'source' | 'evolution-event';
 
-const PATH_PARAMETERS = {
+// A function: the source enum is read from the registry when the document is built.
+const pathParameters = () => ({
   any: [],
-  source: [{ name: 'source', in: 'path' as const, required: true, schema: { type: 'string', enum: [...PROVIDER_NAMES] } }],
+  source: [{ name: 'source', in: 'path' as const, required: true, schema: { type: 'string', enum: [...SOURCE_NAMES] } }],
   'evolution-event': [
     { name: 'event', in: 'path' as const, required: true, description: 'the event Evolution API appends with WEBHOOK_BY_EVENTS', schema: { type: 'string', example: 'messages-upsert' } },
   ],
-};
+});
 
 function receiveOperation(summary: string, operationId: string, route: Route): OperationObject {
   const withSource = route !== 'any';
@@ -24,7 +25,7 @@ function receiveOperation(summary: string, operationId: string, route: Route): O
     operationId,
     summary,
     tags: ['webhook'],
-    ...(withSource ? { parameters: PATH_PARAMETERS[route] } : {}),
+    ...(withSource ? { parameters: pathParameters()[route] } : {}),
     requestBody: {
       required: true,
       description: "the provider's body (UTF-8, uncompressed), signed as its source requires: JSON, or a form post for twilio only",

@@ -2,18 +2,19 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InvalidPayloadError, PayloadTooLargeError, SignatureError, VerificationFailedError } from '../common/domain-errors.js';
 import { AppConfig } from '../config/app-config.js';
 import { DedupService } from '../dedup/dedup.service.js';
-import { detectProvider } from '../events/detect-provider.js';
-import type { NormalizedEvent } from '../events/normalized-event.js';
+import { detectSource } from '../sources/source-registry.js';
+import type { NormalizedEvent } from '../sources/shared/normalized-event.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { safeEqual } from './signatures.js';
+import { safeEqual } from '../common/safe-equal.js';
 import { RejectionLog } from './rejection-log.js';
 import { isStale } from './stale-events.js';
 import type { WebhookRoute } from './webhook-traffic.js';
-import type { WebhookSource } from './sources/webhook-source.js';
-import { WebhookSources } from './sources/webhook-sources.service.js';
-import type { EventResult, WebhookAck, WebhookDelivery } from './webhook-delivery.js';
+import type { WebhookSource } from '../sources/webhook-source.js';
+import { WebhookSources } from './webhook-sources.service.js';
+import type { WebhookRequest } from '../sources/webhook-request.js';
+import type { EventResult, WebhookAck } from './webhook-ack.js';
 
-/** A stored delivery: its acknowledgement, and the source that answers it in its provider's format. */
+/** A stored webhook request: its acknowledgement, and the source that answers it in its provider's format. */
 export interface WebhookReceipt {
   source: WebhookSource;
   ack: WebhookAck;
@@ -49,14 +50,14 @@ export class WebhooksService {
   /**
    * The source a webhook URL names, before its body is read (its format depends on it): 404 for
    * an unknown name or a suffix the source does not take, 403 when not enabled. Undefined for
-   * POST /webhook itself, where the body's shape picks the source.
+   * POST /webhook itself, where the source that detects the body is taken.
    */
   sourceAt(route: WebhookRoute): WebhookSource | undefined {
     return route.source === '' && route.suffix === '' ? undefined : this.sources.named(route.source, route.suffix);
   }
 
   /**
-   * Refuses a delivery to a per-source URL whose headers cannot prove its origin (its
+   * Refuses a webhook request to a per-source URL whose headers cannot prove its origin (its
    * credential header absent or malformed), before its body is read.
    */
   checkHeaders(source: WebhookSource, header: (name: string) => string | undefined): void {
@@ -64,24 +65,24 @@ export class WebhooksService {
   }
 
   /**
-   * Verifies, normalizes and claims one delivery; resolves only once its events are stored.
+   * Verifies, normalizes and claims one webhook request; resolves only once its events are stored.
    * `named` is the source of a per-source URL: its signature is checked over the bytes before
-   * the body is decoded (delivery.body decodes on first read; a source whose credential is in
-   * the body reads it). Without it (POST /webhook) the body's shape picks the source, so that
+   * the body is decoded (request.body decodes on first read; a source whose credential is in
+   * the body reads it). Without it (POST /webhook) the source that detects the body is taken, so that
    * body is parsed first, and that source's own credential verifies it.
    */
-  async receive(delivery: WebhookDelivery, named?: WebhookSource): Promise<WebhookReceipt> {
-    const source = named ?? this.sources.named(detectProvider(delivery.body)); // 404 for an unknown name, 403 when not enabled
-    const verification = this.rejectedIf(source, () => source.verify(delivery));
-    const shape = detectProvider(delivery.body); // 400 unless a JSON object (a form body decodes to one)
-    if (source.shape !== null && shape !== source.shape) {
-      throw new InvalidPayloadError(`the body has the ${shape} shape, not ${source.name}'s: post it to /webhook/${shape}`);
+  async receive(request: WebhookRequest, named?: WebhookSource): Promise<WebhookReceipt> {
+    const source = named ?? this.sources.named(detectSource(request.body)); // 404 for an unknown name, 403 when not enabled
+    const verification = this.rejectedIf(source, () => source.verify(request));
+    const detected = detectSource(request.body); // 400 unless a JSON object (a form body decodes to one)
+    if (source.detectedAs !== null && detected !== source.detectedAs) {
+      throw new InvalidPayloadError(`the body has the ${detected} shape, not ${source.name}'s: post it to /webhook/${detected}`);
     }
     // Parsing checks the events' tenants against the credential's (TENANTS_FILE): a 401 too.
-    const events = this.rejectedIf(source, () => source.parse(delivery, verification));
+    const events = this.rejectedIf(source, () => source.parse(request, verification));
     if (events.length === 0) throw new InvalidPayloadError(`no event with an idempotency key in the body (${source.name} payload)`);
     if (events.length > this.config.WEBHOOK_MAX_EVENTS) {
-      // Before anything is stored, so the same delivery sent again gets the same answer.
+      // Before anything is stored, so the same request sent again gets the same answer.
       throw new PayloadTooLargeError(`the delivery carries ${events.length} events, more than WEBHOOK_MAX_EVENTS (${this.config.WEBHOOK_MAX_EVENTS}): split it`);
     }
     const results = await this.claimFresh(events);

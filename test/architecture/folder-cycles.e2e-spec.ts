@@ -3,13 +3,6 @@ import { describeCycle, folderCycles, readFolderGraph, type FolderEdge } from '.
 
 const SRC = join(import.meta.dirname, '..', '..', 'src');
 
-/**
- * Edges that close a cycle today only until another part of issue 21 lands: src/events and
- * src/webhooks/sources move together into src/sources (events/twilio-params.spec.ts reads
- * webhooks/body-formats.ts). The test fails once an entry no longer occurs, so the list only shrinks.
- */
-const PENDING: ReadonlyArray<readonly [string, string]> = [['events', 'webhooks']];
-
 const edge = (from: string, to: string): FolderEdge => ({ from, to, example: `${from}/x.ts imports ../${to}/y.js` });
 
 describe('folder cycles', () => {
@@ -27,9 +20,7 @@ describe('folder cycles', () => {
 
   it('src/ has no cycle between its top-level folders (a top-level file is one of its own)', () => {
     const edges = readFolderGraph(SRC);
-    const known = (e: FolderEdge) => PENDING.some(([from, to]) => e.from === from && e.to === to);
-    expect(PENDING.filter(([from, to]) => !edges.some((e) => e.from === from && e.to === to))).toEqual([]);
-    const found = folderCycles(edges.filter((e) => !known(e))).map((cycle) => describeCycle(cycle, edges));
+    const found = folderCycles(edges).map((cycle) => describeCycle(cycle, edges));
     expect(found).toEqual([]);
   });
 });

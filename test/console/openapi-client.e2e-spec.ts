@@ -3,6 +3,7 @@ import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from 'openapi-t
 import { useServiceWithDatabase } from '../support/test-app.js';
 
 const SCHEMA_FILE = new URL('../../console/src/api/schema.d.ts', import.meta.url);
+const SOURCES_FILE = new URL('../../console/src/api/sources.ts', import.meta.url);
 
 /**
  * The console's typed client is generated from the service's OpenAPI document (the source of
@@ -29,6 +30,15 @@ describe('console API client', () => {
         'console/src/api/schema.d.ts is out of date with the OpenAPI document: run npm run console:api (after npm run build); ' +
           'what the document gives now is in test-artifacts/console/schema.generated.d.ts',
       );
+    }
+  });
+
+  it('console/src/api/sources.ts equals the source enum generated from /docs-json', async () => {
+    const document = (await (await fetch(`${context.service.baseUrl}/docs-json`)).json()) as OpenAPI3;
+    // The generator's own function: the file's format is written in one place.
+    const { sourcesText } = await import('../../console/scripts/generate-api.mjs');
+    if (sourcesText(document) !== readFileSync(SOURCES_FILE, 'utf8')) {
+      throw new Error('console/src/api/sources.ts is out of date with the OpenAPI document: run npm run console:api (after npm run build)');
     }
   });
 });

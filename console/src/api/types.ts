@@ -1,4 +1,5 @@
 import type { components, paths } from './schema';
+import { SOURCES } from './sources';
 
 /** The operator API's routes, generated from its OpenAPI document (npm run console:api). */
 export type ApiPaths = paths;
@@ -23,7 +24,8 @@ export type CountName = keyof Activity['totals'];
 const all = <T extends string>() => <const A extends readonly T[]>(values: A & ([T] extends [A[number]] ? unknown : 'a value is missing')) => values;
 
 export const STATUSES = all<Status>()(['received', 'processing', 'processed', 'failed', 'dead']);
-export const PROVIDERS = all<Provider>()(['meta', '360dialog', 'twilio', 'waha', 'evolution', 'wasender', 'generic']);
+/** The sources, generated from the document with schema.d.ts (npm run console:api), in the service's order. */
+export const PROVIDERS = all<Provider>()(SOURCES);
 export const KINDS = all<Kind>()(['message', 'status', 'other']);
 export const RANGES = all<ActivityRange>()(['hour', 'day', 'week']);
 export const COUNT_NAMES = ['accepted', 'duplicates', 'processed', 'failed', 'dead'] as const satisfies readonly CountName[];

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { DeliveryStatus } from '../../events/delivery-update.js';
+import type { DeliveryStatus } from '../../sources/receipt-update.js';
 import type { ProviderName } from '../../events/normalized-event.js';
 import { PROVIDERS } from '../message-views.js';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { StepsSettings } from '../../config/settings/steps.settings.js';
 import type { NormalizedEvent } from '../../events/normalized-event.js';
-import { isJsonObject, readString } from '../../events/payload-values.js';
+import { isJsonObject, readString } from '../../sources/shared/payload-values.js';
 import { WorkerStep, type EventStep, type StepContext } from '../../inbox/event-step.js';
 
 export interface AutoReplyResult {

@@ -4,7 +4,7 @@ import { matchesFilter } from '../../destinations/destination-filter.js';
 import { DestinationWorker } from '../../destinations/destination-worker.service.js';
 import { Destinations } from '../../destinations/destinations.js';
 import { FAN_OUT_STEP } from '../../destinations/fan-out.js';
-import { referencedMessageKey } from '../../events/message-references.js';
+import { referencedMessageKey } from '../../sources/message-references.js';
 import type { NormalizedEvent } from '../../events/normalized-event.js';
 import { WorkerStep, type EventStep, type StepContext } from '../../inbox/event-step.js';
 import { toForwardedEvent } from '../../outbound/forward-request.js';
