@@ -3,7 +3,7 @@ import { authStore } from './auth/auth-store';
 import { LoginForm } from './auth/login-form';
 import { Layout } from './components/layout';
 import { DeadLettersPage } from './pages/dead-letters/dead-letters-page';
-import { DeliveriesPage } from './pages/deliveries/deliveries-page';
+import { ReceiptsPage } from './pages/receipts/receipts-page';
 import { EventDetailPage } from './pages/event-detail/event-detail-page';
 import { EventsPage } from './pages/events/events-page';
 import { DestinationsPage } from './pages/overview/destinations-page';
@@ -15,7 +15,7 @@ const TITLES: Record<Route['page'], string> = {
   events: 'Events',
   event: 'Event',
   dead: 'Dead letters',
-  deliveries: 'Deliveries',
+  receipts: 'Receipts',
   destinations: 'Destinations',
 };
 
@@ -29,8 +29,8 @@ function Page({ route }: { route: Route }) {
       return <EventDetailPage id={route.id} />;
     case 'dead':
       return <DeadLettersPage params={route.params} />;
-    case 'deliveries':
-      return <DeliveriesPage params={route.params} />;
+    case 'receipts':
+      return <ReceiptsPage params={route.params} />;
     case 'destinations':
       return <DestinationsPage />;
   }

@@ -8,7 +8,7 @@ import { API_KEY, startSeededService, type SeededService } from './support/seede
 /**
  * The operator console in a real browser (Debian's Chromium through playwright-core) against
  * the built service as a real process: sign-in, every page, filters and paging, an event's
- * detail, replays (one, selected, bulk after a dry run), a delivery record. Every page must
+ * detail, replays (one, selected, bulk after a dry run), a receipt. Every page must
  * log no console error and have no serious or critical axe-core (WCAG 2 A/AA) violation, at
  * desktop size and the events page at phone size. Screenshots go to test-artifacts/console/.
  */
@@ -143,17 +143,22 @@ describeWithBrowser('operator console in Chromium', () => {
     watched.expectNoErrors();
   }, 60_000);
 
-  it('Deliveries: looks up a delivery record, and says when there is none', async () => {
-    await h.go('#/deliveries', 'Deliveries');
+  it('Receipts: looks up a receipt, and says when there is none; an old #/deliveries bookmark lands here', async () => {
+    await h.go('#/receipts', 'Receipts');
     await page.getByLabel('Outbound message id (wamid)').fill(seeded.deliveredWamid);
     await page.getByRole('button', { name: 'Look up' }).click();
     await page.getByRole('definition').filter({ hasText: 'delivered' }).first().waitFor();
     await page.getByText('16505551234').waitFor();
-    await screenshot(page, 'deliveries');
-    await expectNoA11yViolations(page, 'the Deliveries page');
+    await screenshot(page, 'receipts');
+    await expectNoA11yViolations(page, 'the Receipts page');
     await page.getByLabel('Outbound message id (wamid)').fill('wamid.UNKNOWN');
     await page.getByRole('button', { name: 'Look up' }).click();
-    await page.getByRole('alert').filter({ hasText: 'Could not load the delivery record' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Could not load the receipt' }).waitFor();
+
+    await h.go(`#/deliveries?wamid=${encodeURIComponent(seeded.deliveredWamid)}`, 'Receipts');
+    expect(new URL(page.url()).hash).toBe(`#/receipts?wamid=${encodeURIComponent(seeded.deliveredWamid)}`);
+    await page.getByRole('link', { name: 'Receipts' }).and(page.locator('[aria-current="page"]')).waitFor();
+    await page.getByText('16505551234').waitFor();
     watched.expectNoErrors([FAILED_LOAD(404)]);
   }, 60_000);
 

@@ -10,7 +10,8 @@ export type MessageDetail = Schemas['MessageDetailDto'];
 export type MessageStats = Schemas['MessageStatsDto'];
 export type DestinationOverview = Schemas['DestinationOverviewDto'];
 export type DestinationDelivery = Schemas['DestinationDeliveryDto'];
-export type Delivery = Schemas['DeliveryDto'];
+/** A receipt: an outbound message's status record (the API keeps its public name, /deliveries). */
+export type Receipt = Schemas['DeliveryDto'];
 export type ListQuery = NonNullable<paths['/messages']['get']['parameters']['query']>;
 export type BulkReplayQuery = NonNullable<paths['/messages/replay']['post']['parameters']['query']>;
 export type Status = MessageSummary['status'];

@@ -6,7 +6,7 @@ const LINKS: Array<{ page: Route['page']; href: string; label: string }> = [
   { page: 'overview', href: '#/overview', label: 'Overview' },
   { page: 'events', href: '#/events', label: 'Events' },
   { page: 'dead', href: '#/dead', label: 'Dead letters' },
-  { page: 'deliveries', href: '#/deliveries', label: 'Deliveries' },
+  { page: 'receipts', href: '#/receipts', label: 'Receipts' },
   { page: 'destinations', href: '#/destinations', label: 'Destinations' },
 ];
 

@@ -26,5 +26,5 @@ export function consolePage(page: Page, baseUrl: () => string) {
   };
 }
 
-/** 401 answers while signing in, and the 404 of an unknown delivery, are logged by Chromium as failed loads. */
+/** 401 answers while signing in, and the 404 of an unknown receipt, are logged by Chromium as failed loads. */
 export const FAILED_LOAD = (status: number) => new RegExp(`Failed to load resource: the server responded with a status of ${status}`);

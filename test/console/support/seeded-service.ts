@@ -14,7 +14,7 @@ export interface SeededService {
   /** Keys whose forward the downstream refuses (503) until `fix()`. */
   broken: Set<string>;
   deadIds: string[];
-  /** An outbound message with a delivery record (a `delivered` status was received). */
+  /** An outbound message with a receipt (a `delivered` status was received). */
   deliveredWamid: string;
   fix(): void;
   api(path: string): Promise<any>;
@@ -24,7 +24,7 @@ export interface SeededService {
 /**
  * The built service as a real process on a fresh database, INSPECTION_API_KEY set, forwarding
  * to a loopback downstream that refuses some events, so that: 60 Meta messages (5 of them
- * redelivered), 12 generic ones, 3 dead letters and one delivery record exist.
+ * redelivered), 12 generic ones, 3 dead letters and one receipt exist.
  */
 export async function startSeededService(): Promise<SeededService> {
   const db = await createTestDatabase();

@@ -5,7 +5,7 @@ type Entry = MessageDetail['timeline'][number];
 
 const TITLES: Record<Entry['kind'], string> = {
   received: 'Received',
-  duplicate: 'Redeliveries suppressed',
+  duplicate: 'Duplicates suppressed',
   step: 'Step done',
   'attempt-failed': 'Attempt failed',
   delivery: 'Delivered to destination',

@@ -4,7 +4,7 @@ import { href } from '../../router';
 
 /** GET /destinations: each destination's circuit state, backlog and dead deliveries. */
 export function DestinationsTable({ destinations }: { destinations: DestinationOverview[] }) {
-  if (destinations.length === 0) return <p class="muted">No destinations configured (DESTINATIONS_FILE is not set; FORWARD_URL deliveries are the events themselves).</p>;
+  if (destinations.length === 0) return <p class="muted">No destinations configured (DESTINATIONS_FILE is not set; the forward step to FORWARD_URL is tracked on each event itself).</p>;
   return (
     <div class="table-wrap">
       <table>
