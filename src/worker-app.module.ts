@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
+import { DatabaseModule } from './database/database.module.js';
 import { loggerOptions } from './logging/logger-options.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { MigrationsModule } from './migrations/migrations.module.js';
@@ -16,6 +17,7 @@ import { WorkerModule } from './worker/worker.module.js';
     ConfigModule,
     LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: loggerOptions }),
     PrismaModule,
+    DatabaseModule,
     MetricsModule,
     MigrationsModule,
     WorkerModule,

@@ -12,7 +12,8 @@ import { positional } from './positional-sql.js';
  */
 @Injectable()
 export class PrismaService extends PrismaClient implements OnApplicationShutdown {
-  private readonly pool: pg.Pool;
+  /** The one pool of this process: Prisma's adapter and the Kysely `Database` both use it. */
+  readonly pool: pg.Pool;
 
   constructor(config: AppConfig) {
     const logger = new Logger(PrismaService.name);
