@@ -31,7 +31,7 @@ beforeAll(async () => {
   await applyMigrations(db.url, { log: () => undefined, warn: () => undefined });
   prisma = new PrismaService(validateConfig({ DATABASE_URL: db.url }));
   database = new Database(prisma);
-  repository = new RetentionRepository(prisma);
+  repository = new RetentionRepository(database);
 });
 afterAll(async () => {
   await prisma?.$disconnect();

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthCheckAttempt, type HealthIndicatorResult } from '@nestjs/terminus';
+import { sql } from 'kysely';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { Database } from '../database/database.js';
 import { readMigrationFiles } from '../migrations/migration-files.js';
 import { readMigrationStatus } from '../migrations/migration-status.js';
 import { PrismaService } from '../prisma/prisma.service.js';
@@ -40,7 +42,7 @@ export class DatabaseIndicator {
 
   constructor(
     private readonly indicators: HealthIndicatorService,
-    private readonly prisma: PrismaService,
+    private readonly db: Database,
   ) {}
 
   pingCheck<const Key extends string>(key: Key, timeoutMs = DATABASE_TIMEOUT_MS): HealthCheckAttempt<Key> {
@@ -58,7 +60,7 @@ export class DatabaseIndicator {
     if (this.inFlight && Date.now() - this.inFlight.startedAt < DATABASE_TIMEOUT_MS) return this.inFlight.ping;
     const current = {
       startedAt: Date.now(),
-      ping: Promise.resolve(this.prisma.$queryRaw`SELECT 1`).finally(() => {
+      ping: PING.execute(this.db).finally(() => {
         if (this.inFlight === current) this.inFlight = null;
       }),
     };
@@ -121,6 +123,9 @@ export class MigrationsIndicator {
     return this.committed;
   }
 }
+
+/** The readiness probe's statement. */
+export const PING = sql`SELECT 1`;
 
 /** Prisma wraps the driver's words in a multi-line "Invalid `prisma.$queryRaw()` invocation" text: keep the words. */
 function databaseErrorMessage(error: unknown): string {

@@ -96,3 +96,27 @@ export function recordRedelivery(db: Kysely<DB>, key: string, copies: number) {
     .set((eb) => ({ duplicate_count: eb('duplicate_count', '+', copies), last_duplicate_at: sql`now()` }))
     .where('message_id', '=', key);
 }
+
+/**
+ * Deletes at most `limit` finished events of one status that nothing has touched for `days`
+ * days, with their steps (cascade); RetentionRepository.purgeFinishedEvents says why each
+ * condition is there. An event with an unfinished delivery, or a dead one younger than
+ * `deadDays`, is kept.
+ */
+export function purgeFinished(status: 'processed' | 'dead', days: number, limit: number, deadDays: number) {
+  return sql`
+    WITH doomed AS MATERIALIZED (
+      SELECT message_id FROM messages m
+      WHERE status = ${status}::message_status
+        AND received_at < now() - make_interval(days => ${days}::int)
+        AND greatest(received_at, last_duplicate_at, processed_at, due_at) < now() - make_interval(days => ${days}::int)
+        -- An event's deliveries to destinations are its work too: kept while one is unfinished, and
+        -- while a dead one may still be replayed (DEAD_RETENTION_DAYS after its last attempt).
+        AND NOT EXISTS (
+          SELECT 1 FROM destination_jobs j WHERE j.message_id = m.message_id AND j.status <> 'processed'
+            AND (j.status <> 'dead' OR j.due_at >= now() - make_interval(days => ${deadDays}::int)))
+      LIMIT ${limit}::int
+      FOR UPDATE SKIP LOCKED
+    )
+    DELETE FROM messages AS gone USING doomed WHERE gone.message_id = doomed.message_id`;
+}

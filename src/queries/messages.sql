@@ -17,3 +17,25 @@ values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, now());
 update "messages"
 set "duplicate_count" = "duplicate_count" + $1, "last_duplicate_at" = now()
 where "message_id" = $2;
+
+-- RetentionRepository.purgeFinishedEvents
+WITH doomed AS MATERIALIZED (
+  SELECT message_id FROM messages m
+  WHERE status = $1::message_status
+    AND received_at < now() - make_interval(days => $2::int)
+    AND greatest(received_at, last_duplicate_at, processed_at, due_at) < now() - make_interval(days => $3::int)
+    -- An event's deliveries to destinations are its work too: kept while one is unfinished, and
+    -- while a dead one may still be replayed (DEAD_RETENTION_DAYS after its last attempt).
+    AND NOT EXISTS (
+      SELECT 1 FROM destination_jobs j WHERE j.message_id = m.message_id AND j.status <> 'processed'
+        AND (j.status <> 'dead' OR j.due_at >= now() - make_interval(days => $4::int)))
+  LIMIT $5::int
+  FOR UPDATE SKIP LOCKED
+)
+DELETE FROM messages AS gone USING doomed WHERE gone.message_id = doomed.message_id;
+
+-- InboxStatsRepository.read
+select "status", count(*)::int as "count", extract(epoch FROM now() - min(received_at))::float8 as "oldest_seconds"
+from "messages"
+where "status" in ($1, $2, $3, $4)
+group by "status";
