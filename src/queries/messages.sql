@@ -34,8 +34,126 @@ WITH doomed AS MATERIALIZED (
 )
 DELETE FROM messages AS gone USING doomed WHERE gone.message_id = doomed.message_id;
 
+-- MessageInspectionRepository.replay
+WITH target AS (
+  UPDATE messages SET status = 'received', attempts = 0, due_at = now(), lease_token = NULL, leased_by = NULL, processed_at = NULL,
+    replays = replays + CASE WHEN $1::boolean THEN 1 ELSE 0 END
+  WHERE message_id = $2 AND status::text = ANY($3::text[])
+  RETURNING message_id, replays
+), cleared AS (
+  DELETE FROM message_steps WHERE $4::boolean AND message_id IN (SELECT message_id FROM target)
+), logged_replays AS (
+INSERT INTO event_history (message_id, kind, destination)
+SELECT message_id, $5, $6::text FROM target)
+SELECT t.message_id, t.replays,
+  CASE WHEN $7::boolean THEN ARRAY[]::text[]
+    ELSE (SELECT coalesce(array_agg(s.step ORDER BY s.completed_at), ARRAY[]::text[]) FROM message_steps s WHERE s.message_id = t.message_id) END AS kept
+FROM target t;
+
+-- BulkReplayRepository.replayBatch (events)
+WITH batch AS (
+    SELECT m.message_id, m.received_at FROM messages m WHERE "m"."tenant" = $1 AND (m.received_at, m.message_id) >
+  ('epoch'::timestamptz + $2::bigint * interval '1 microsecond', $3::varchar)
+    ORDER BY m.received_at, m.message_id LIMIT $4
+    FOR UPDATE OF m SKIP LOCKED
+  ), replayed AS (
+    UPDATE messages m SET status = 'received', attempts = 0, due_at = now(), lease_token = NULL, leased_by = NULL, processed_at = NULL,
+      replays = m.replays + $5::int
+    FROM batch b WHERE m.message_id = b.message_id
+    RETURNING m.message_id
+  ), logged_replays AS (
+  INSERT INTO event_history (message_id, kind, destination)
+  SELECT message_id, $6, $7::text FROM replayed)
+SELECT (SELECT count(*)::int FROM replayed) AS replayed, last.last_us, last.last_id
+FROM (SELECT 1) AS one LEFT JOIN LATERAL (
+  SELECT (extract(epoch FROM received_at) * 1000000)::bigint::text AS last_us, message_id AS last_id
+  FROM batch ORDER BY received_at DESC, message_id DESC LIMIT 1
+) AS last ON true;
+
+-- BulkReplayRepository.replayBatch (events, from the start)
+WITH batch AS (
+    SELECT m.message_id, m.received_at FROM messages m
+    ORDER BY m.received_at, m.message_id LIMIT $1
+    FOR UPDATE OF m SKIP LOCKED
+  ), replayed AS (
+    UPDATE messages m SET status = 'received', attempts = 0, due_at = now(), lease_token = NULL, leased_by = NULL, processed_at = NULL,
+      replays = m.replays + $2::int
+    FROM batch b WHERE m.message_id = b.message_id
+    RETURNING m.message_id
+  ), cleared AS (DELETE FROM message_steps s USING replayed r WHERE s.message_id = r.message_id), logged_replays AS (
+  INSERT INTO event_history (message_id, kind, destination)
+  SELECT message_id, $3, $4::text FROM replayed)
+SELECT (SELECT count(*)::int FROM replayed) AS replayed, last.last_us, last.last_id
+FROM (SELECT 1) AS one LEFT JOIN LATERAL (
+  SELECT (extract(epoch FROM received_at) * 1000000)::bigint::text AS last_us, message_id AS last_id
+  FROM batch ORDER BY received_at DESC, message_id DESC LIMIT 1
+) AS last ON true;
+
+-- BulkReplayRepository.wakeWorkers
+SELECT pg_notify($1, '');
+
 -- InboxStatsRepository.read
 select "status", count(*)::int as "count", extract(epoch FROM now() - min(received_at))::float8 as "oldest_seconds"
 from "messages"
 where "status" in ($1, $2, $3, $4)
 group by "status";
+
+-- MessageInspectionRepository.list
+select "m"."message_id", "m"."provider", "m"."kind", "m"."type", "m"."sender", "m"."user_id", "m"."tenant", "m"."from_me", "m"."authenticated", "m"."replays", "m"."provider_timestamp", "m"."status", "m"."attempts", "m"."last_error", "m"."duplicate_count", "m"."received_at", "m"."last_duplicate_at", "m"."processed_at", (extract(epoch FROM m.received_at) * 1000000)::bigint::text as "received_at_us"
+from "messages" as "m"
+where "m"."provider" = $1 AND "m"."kind" = $2 AND "m"."type" = $3 AND ("m"."sender" = $4 or "m"."user_id" = $5) AND "m"."tenant" = $6 AND "m"."received_at" >= $7::timestamptz AND "m"."received_at" < $8::timestamptz AND (m.received_at, m.message_id) <
+('epoch'::timestamptz + $9::bigint * interval '1 microsecond', $10::varchar)
+order by "m"."received_at" desc, "m"."message_id" desc
+limit $11;
+
+-- MessageInspectionRepository.list (by destination and its status)
+select "m"."message_id", "m"."provider", "m"."kind", "m"."type", "m"."sender", "m"."user_id", "m"."tenant", "m"."from_me", "m"."authenticated", "m"."replays", "m"."provider_timestamp", "m"."status", "m"."attempts", "m"."last_error", "m"."duplicate_count", "m"."received_at", "m"."last_duplicate_at", "m"."processed_at", (extract(epoch FROM m.received_at) * 1000000)::bigint::text as "received_at_us"
+from "messages" as "m"
+where EXISTS (SELECT 1 FROM destination_jobs j WHERE j.message_id = m.message_id AND j.destination = $1 AND j.status = $2::message_status)
+order by "m"."received_at" desc, "m"."message_id" desc
+limit $3;
+
+-- MessageInspectionRepository.find
+select "m"."message_id", "m"."provider", "m"."kind", "m"."type", "m"."sender", "m"."user_id", "m"."tenant", "m"."from_me", "m"."authenticated", "m"."replays", "m"."provider_timestamp", "m"."status", "m"."attempts", "m"."last_error", "m"."duplicate_count", "m"."received_at", "m"."last_duplicate_at", "m"."processed_at", (extract(epoch FROM m.received_at) * 1000000)::bigint::text as "received_at_us", "m"."payload", (SELECT coalesce(jsonb_agg(jsonb_build_object('step', s.step, 'attempt', s.attempt, 'completed_at', s.completed_at, 'result', s.result)
+ORDER BY s.completed_at), '[]'::jsonb) FROM message_steps s WHERE s.message_id = m.message_id) as "steps", (SELECT coalesce(jsonb_agg(jsonb_build_object('destination', j.destination, 'status', j.status, 'attempts', j.attempts,
+'last_error', j.last_error, 'result', j.result, 'due_at', j.due_at, 'completed_at', j.completed_at, 'replay', j.replay,
+-- A dead head of an ordered conversation that a later event of it went past.
+'broke_order', j.status = 'dead' AND j.conversation IS NOT NULL AND EXISTS (SELECT 1 FROM destination_jobs n
+  WHERE n.destination = j.destination AND n.conversation = j.conversation AND n.status <> 'received'
+    AND (n.ordered_at, n.received_at, n.message_id) > (j.ordered_at, j.received_at, j.message_id)))
+ORDER BY j.destination), '[]'::jsonb) FROM destination_jobs j WHERE j.message_id = m.message_id) as "destinations", (SELECT coalesce(jsonb_agg(to_jsonb(h) - 'id' - 'message_id' ORDER BY h.id), '[]'::jsonb) FROM (
+SELECT * FROM event_history WHERE message_id = m.message_id ORDER BY id DESC LIMIT $1) h) as "history"
+from "messages" as "m"
+where "m"."message_id" = $2;
+
+-- MessageInspectionRepository.stats (counts)
+select status::text as "status", provider::text as "provider", kind::text as "kind", count(*)::int as "n", coalesce(sum(duplicate_count), 0)::float8 as "duplicates"
+from "messages"
+where tenant = $1
+group by GROUPING SETS ((status), (provider), (kind), ());
+
+-- MessageInspectionRepository.stats (oldest unfinished)
+select min(received_at) as "received_at", extract(epoch FROM now() - min(received_at))::float8 as "age_seconds"
+from "messages"
+where "status" in ($1, $2, $3) and "tenant" = $4;
+
+-- MessageInspectionRepository.statusOf
+select "status"
+from "messages"
+where "message_id" = $1;
+
+-- ActivityRepository.counts (groups)
+select bucket as "bucket", provider as "provider", tenant as "tenant", GROUPING(bucket, provider, tenant)::int as "grouping", count(*)::int as "accepted", coalesce(sum(duplicate_count), 0)::int as "duplicates", count(*) FILTER (WHERE status = 'processed')::int as "processed", count(*) FILTER (WHERE status = 'failed')::int as "failed", count(*) FILTER (WHERE status = 'dead')::int as "dead"
+from (select floor(extract(epoch FROM "m"."received_at" - $1::timestamptz) / $2)::int as "bucket", m.provider::text as "provider", "m"."tenant", "m"."status", "m"."duplicate_count" from "messages" as "m" where ("m"."provider" = $3 and "m"."received_at" >= $4 and "m"."received_at" < $5)) as "w"
+group by GROUPING SETS ((bucket), (provider), (tenant), ());
+
+-- ActivityRepository.counts (processed by bucket)
+select floor(extract(epoch FROM "m"."processed_at" - $1::timestamptz) / $2)::int as "bucket", count(*)::int as "processed"
+from "messages" as "m"
+where ("m"."received_at" >= $3 and "m"."received_at" < $4 and "m"."status" = $5 and "m"."processed_at" < $6)
+group by 1;
+
+-- BulkReplayRepository.count (events)
+select count(*)::int as "n"
+from "messages" as "m"
+where ("m"."tenant" = $1 and "m"."status" = ANY($2::message_status[]));
