@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PrismaService } from '../prisma/prisma.service.js';
+import { discardingPool } from './discarding-pool.js';
 import type { DB } from './tables.js';
 
 /**
@@ -14,6 +15,6 @@ import type { DB } from './tables.js';
 @Injectable()
 export class Database extends Kysely<DB> {
   constructor(prisma: PrismaService) {
-    super({ dialect: new PostgresDialect({ pool: prisma.pool }) });
+    super({ dialect: new PostgresDialect({ pool: discardingPool(prisma.pool) }) });
   }
 }

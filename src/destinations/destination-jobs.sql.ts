@@ -1,6 +1,6 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { DB, DestinationJobs } from '../database/tables.js';
-import { BATCH_SUMMARY, logReplays, whereAll, type BatchRow } from '../messages/replay.sql.js';
+import { BATCH_SUMMARY, COUNT_BATCH_REPLAYS, logReplays, whereAll, type BatchRow } from '../messages/replay.sql.js';
 import type { NewDelivery } from './leased-delivery.js';
 
 /**
@@ -54,7 +54,7 @@ export function replayDeliveryBatch(conditions: readonly Expression<SqlBool>[], 
       FROM destination_jobs j JOIN messages m ON m.message_id = j.message_id ${whereAll(conditions)}
       ORDER BY m.received_at, m.message_id LIMIT ${size}
       FOR UPDATE OF j${fromStart ? sql`, m` : sql``} SKIP LOCKED
-    ), ${fromStart ? sql`counted AS (UPDATE messages m SET replays = b.next_replay FROM batch b WHERE m.message_id = b.message_id), ` : sql``}
+    ), ${fromStart ? COUNT_BATCH_REPLAYS : sql``}
     replayed AS (
       UPDATE destination_jobs j SET ${RESET_DELIVERY}
         ${fromStart ? sql`, replay = b.next_replay, ${FORGET_OUTCOME}` : sql``}

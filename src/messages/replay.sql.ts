@@ -23,6 +23,12 @@ export function logReplays(from: 'replayed' | 'target', how: { fromStart: boolea
     SELECT message_id, ${kind}, ${destination} FROM ${sql.raw(from)})`;
 }
 
+/**
+ * A CTE for a bulk replay of deliveries from the start: counts a replay on each event of the
+ * CTE `batch` (its message_id and next_replay), in the same statement as the deliveries' reset.
+ */
+export const COUNT_BATCH_REPLAYS = sql`counted AS (UPDATE messages m SET replays = b.next_replay FROM batch b WHERE m.message_id = b.message_id), `;
+
 /** One batch of a bulk replay: rows replayed, and the batch's last position in (received_at, message_id) order. */
 export interface BatchRow {
   replayed: number;
