@@ -23,17 +23,17 @@ SELECT destination FROM replayed;
 -- BulkReplayRepository.replayBatch (deliveries)
 WITH batch AS (
     SELECT j.message_id, m.received_at, m.replays + 1 AS next_replay
-    FROM destination_jobs j JOIN messages m ON m.message_id = j.message_id WHERE "m"."tenant" = $1
-    ORDER BY m.received_at, m.message_id LIMIT $2
+    FROM destination_jobs j JOIN messages m ON m.message_id = j.message_id WHERE "m"."tenant" = $1 AND "j"."destination" = $2 AND "j"."status" = ANY($3::message_status[])
+    ORDER BY m.received_at, m.message_id LIMIT $4
     FOR UPDATE OF j SKIP LOCKED
   ),
   replayed AS (
     UPDATE destination_jobs j SET status = 'received', attempts = 0, due_at = now(), lease_token = NULL, leased_by = NULL
-    FROM batch b WHERE j.message_id = b.message_id AND j.destination = $3
+    FROM batch b WHERE j.message_id = b.message_id AND j.destination = $5
     RETURNING j.message_id
   ), logged_replays AS (
   INSERT INTO event_history (message_id, kind, destination)
-  SELECT message_id, $4, $5::text FROM replayed)
+  SELECT message_id, $6, $7::text FROM replayed)
 SELECT (SELECT count(*)::int FROM replayed) AS replayed, last.last_us, last.last_id
 FROM (SELECT 1) AS one LEFT JOIN LATERAL (
   SELECT (extract(epoch FROM received_at) * 1000000)::bigint::text AS last_us, message_id AS last_id
@@ -43,18 +43,18 @@ FROM (SELECT 1) AS one LEFT JOIN LATERAL (
 -- BulkReplayRepository.replayBatch (deliveries, from the start)
 WITH batch AS (
     SELECT j.message_id, m.received_at, m.replays + 1 AS next_replay
-    FROM destination_jobs j JOIN messages m ON m.message_id = j.message_id
-    ORDER BY m.received_at, m.message_id LIMIT $1
+    FROM destination_jobs j JOIN messages m ON m.message_id = j.message_id WHERE "j"."destination" = $1 AND "j"."status" = ANY($2::message_status[]) AND "m"."status" = $3
+    ORDER BY m.received_at, m.message_id LIMIT $4
     FOR UPDATE OF j, m SKIP LOCKED
   ), counted AS (UPDATE messages m SET replays = b.next_replay FROM batch b WHERE m.message_id = b.message_id),
   replayed AS (
     UPDATE destination_jobs j SET status = 'received', attempts = 0, due_at = now(), lease_token = NULL, leased_by = NULL
       , replay = b.next_replay, last_error = NULL, result = NULL, completed_at = NULL
-    FROM batch b WHERE j.message_id = b.message_id AND j.destination = $2
+    FROM batch b WHERE j.message_id = b.message_id AND j.destination = $5
     RETURNING j.message_id
   ), logged_replays AS (
   INSERT INTO event_history (message_id, kind, destination)
-  SELECT message_id, $3, $4::text FROM replayed)
+  SELECT message_id, $6, $7::text FROM replayed)
 SELECT (SELECT count(*)::int FROM replayed) AS replayed, last.last_us, last.last_id
 FROM (SELECT 1) AS one LEFT JOIN LATERAL (
   SELECT (extract(epoch FROM received_at) * 1000000)::bigint::text AS last_us, message_id AS last_id

@@ -72,17 +72,17 @@ FROM (SELECT 1) AS one LEFT JOIN LATERAL (
 
 -- BulkReplayRepository.replayBatch (events, from the start)
 WITH batch AS (
-    SELECT m.message_id, m.received_at FROM messages m
-    ORDER BY m.received_at, m.message_id LIMIT $1
+    SELECT m.message_id, m.received_at FROM messages m WHERE "m"."status" = ANY($1::message_status[])
+    ORDER BY m.received_at, m.message_id LIMIT $2
     FOR UPDATE OF m SKIP LOCKED
   ), replayed AS (
     UPDATE messages m SET status = 'received', attempts = 0, due_at = now(), lease_token = NULL, leased_by = NULL, processed_at = NULL,
-      replays = m.replays + $2::int
+      replays = m.replays + $3::int
     FROM batch b WHERE m.message_id = b.message_id
     RETURNING m.message_id
   ), cleared AS (DELETE FROM message_steps s USING replayed r WHERE s.message_id = r.message_id), logged_replays AS (
   INSERT INTO event_history (message_id, kind, destination)
-  SELECT message_id, $3, $4::text FROM replayed)
+  SELECT message_id, $4, $5::text FROM replayed)
 SELECT (SELECT count(*)::int FROM replayed) AS replayed, last.last_us, last.last_id
 FROM (SELECT 1) AS one LEFT JOIN LATERAL (
   SELECT (extract(epoch FROM received_at) * 1000000)::bigint::text AS last_us, message_id AS last_id

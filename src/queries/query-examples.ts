@@ -5,7 +5,7 @@ import { PING } from '../health/health.indicators.js';
 import { activityGroups, processedByBucket } from '../inspection/activity.repository.js';
 import type { BulkReplayRequest } from '../inspection/bulk-replay-request.js';
 import { countReplayable } from '../inspection/bulk-replay.repository.js';
-import { eventConditions, keysetCondition } from '../inspection/message-filter-sql.js';
+import { eventConditions, keysetCondition, m, statusIn } from '../inspection/message-filter-sql.js';
 import { deliveryCounts, eventCounts, findEvent, listEvents, oldestUnfinished, statusOf } from '../inspection/message-inspection.repository.js';
 import { replayRequestsSql } from '../inspection/replay-requests.repository.js';
 import type { ClaimRow } from '../messages/claim-row.js';
@@ -38,7 +38,7 @@ export const SNAPSHOTS: Record<string, SnapshotFile> = {
     'RetentionRepository.purgeFinishedEvents': purgeFinished('processed', 7, 1000, 30),
     'MessageInspectionRepository.replay': replayEvent(claimRow.key, ['dead', 'failed'], true),
     'BulkReplayRepository.replayBatch (events)': replayEventBatch([...eventConditions({ tenant: '1234' }), keysetCondition(cursor, '>')], 100, false),
-    'BulkReplayRepository.replayBatch (events, from the start)': replayEventBatch(eventConditions({}), 100, true),
+    'BulkReplayRepository.replayBatch (events, from the start)': replayEventBatch([statusIn('m', ['dead', 'failed', 'processed'])], 100, true),
     'BulkReplayRepository.wakeWorkers': wakeWorkers('messages_inbox'),
     'InboxStatsRepository.read': inboxStatusCounts(db),
     'MessageInspectionRepository.list': listEvents(db, everyFilter, 50, cursor),
@@ -54,8 +54,8 @@ export const SNAPSHOTS: Record<string, SnapshotFile> = {
   destination_jobs: {
     'DestinationJobsRepository.create': createDeliveries(claimRow.key, [{ destination: 'crm', conversation: null, after: null }], 0, { at: new Date(0), receivedAt: new Date(0) }),
     'MessageInspectionRepository.replayDeliveries': replayDeliveriesOf(claimRow.key, 'crm'),
-    'BulkReplayRepository.replayBatch (deliveries)': replayDeliveryBatch(eventConditions({ tenant: '1234' }), 'crm', 100, false),
-    'BulkReplayRepository.replayBatch (deliveries, from the start)': replayDeliveryBatch(eventConditions({}), 'crm', 100, true),
+    'BulkReplayRepository.replayBatch (deliveries)': replayDeliveryBatch([...eventConditions({ tenant: '1234' }), m('j.destination', '=', 'crm'), statusIn('j', ['dead', 'failed'])], 'crm', 100, false),
+    'BulkReplayRepository.replayBatch (deliveries, from the start)': replayDeliveryBatch([m('j.destination', '=', 'crm'), statusIn('j', ['dead']), m('m.status', '=', 'processed')], 'crm', 100, true),
     'MessageInspectionRepository.stats (deliveries)': deliveryCounts(db, '1234'),
     'BulkReplayRepository.count (deliveries)': countReplayable(db, bulk('crm', true)),
     'DestinationsOverviewService.list': backlogByDestination(db),
