@@ -3,6 +3,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { EnvironmentSettings } from './config/settings/environment.settings.js';
 import { LoggingSettings } from './config/settings/logging.settings.js';
 import { ConfigModule } from './config/config.module.js';
+import { DatabaseModule } from './database/database.module.js';
 import { loggerOptions } from './logging/logger-options.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { MigrationsModule } from './migrations/migrations.module.js';
@@ -20,6 +21,7 @@ import { WorkerModule } from './inbox/worker.module.js';
       useFactory: (logging: LoggingSettings, environment: EnvironmentSettings) => loggerOptions({ ...environment, ...logging }),
     }),
     PrismaModule,
+    DatabaseModule,
     MetricsModule,
     MigrationsModule,
     WorkerModule,

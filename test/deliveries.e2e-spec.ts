@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { validateConfig } from '../src/config/app-config.js';
+import { Database } from '../src/database/database.js';
 import { DeliveriesRepository, type DeliveryRecord } from '../src/deliveries/deliveries.repository.js';
 import type { DeliveryStatus, DeliveryUpdate } from '../src/sources/receipt-update.js';
 import { parseGenericBody } from '../src/sources/generic/generic.parser.js';
@@ -21,7 +22,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   await applyMigrations(db.url, { log: () => undefined, warn: () => undefined });
   prisma = new PrismaService(validateConfig({ DATABASE_URL: db.url }));
-  deliveries = new DeliveriesRepository(prisma);
+  deliveries = new DeliveriesRepository(new Database(prisma));
 });
 afterAll(async () => {
   await prisma?.$disconnect();
@@ -159,7 +160,7 @@ describe('the delivery record', () => {
 });
 
 @Global()
-@Module({ providers: [{ provide: PrismaService, useFactory: () => prisma }], exports: [PrismaService] })
+@Module({ providers: [{ provide: PrismaService, useFactory: () => prisma }, Database], exports: [PrismaService, Database] })
 class TestPrismaModule {}
 
 describe('the delivery-status step', () => {

@@ -1,6 +1,7 @@
 import { cp, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Database } from '../src/database/database.js';
 import { validateConfig } from '../src/config/app-config.js';
 import { DeliveriesRepository } from '../src/deliveries/deliveries.repository.js';
 import type { DeliveryUpdate } from '../src/sources/receipt-update.js';
@@ -61,7 +62,7 @@ describe('deliveries keyed by tenant: the migrations', () => {
       { indexname: 'deliveries_pkey' }, { indexname: 'deliveries_updated_at_idx' },
     ]);
 
-    const deliveries = new DeliveriesRepository(prisma);
+    const deliveries = new DeliveriesRepository(new Database(prisma));
     expect(await deliveries.apply(update('sales', 'failed'))).toBe('failed');
     expect(await deliveries.apply(update('support', 'delivered'))).toBe('delivered');
     expect((await deliveries.findAll('SAMEID', 'evolution')).map((r) => [r.tenant, r.status])).toEqual([[null, 'read'], ['sales', 'failed'], ['support', 'delivered']]);
@@ -69,7 +70,7 @@ describe('deliveries keyed by tenant: the migrations', () => {
 
   it('leave the code working on the layout before the key swap (a release step that stopped half-way)', async () => {
     await applyMigrations(db.url, quiet, await migrationsUpTo(ADD_COLUMN));
-    const deliveries = new DeliveriesRepository(prisma);
+    const deliveries = new DeliveriesRepository(new Database(prisma));
     expect(await deliveries.apply(update('sales', 'sent'))).toBe('sent');
     // Before the swap the key is still (provider, wamid): the second tenant's status merges into the one record.
     expect(await deliveries.apply(update('support', 'read'))).toBe('read');

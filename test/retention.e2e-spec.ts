@@ -3,6 +3,7 @@ import { Logger, type INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import pg from 'pg';
 import { validateConfig } from '../src/config/app-config.js';
+import { Database } from '../src/database/database.js';
 import type { ClaimRow } from '../src/messages/claim-row.js';
 import { MessagesRepository } from '../src/messages/messages.repository.js';
 import { MetricsService } from '../src/metrics/metrics.service.js';
@@ -21,6 +22,7 @@ import { createTestDatabase, itOnPostgres, type TestDatabase } from './support/t
  */
 let db: TestDatabase;
 let prisma: PrismaService;
+let database: Database;
 let repository: RetentionRepository;
 const DAYS = 8;
 
@@ -28,7 +30,8 @@ beforeAll(async () => {
   db = await createTestDatabase();
   await applyMigrations(db.url, { log: () => undefined, warn: () => undefined });
   prisma = new PrismaService(validateConfig({ DATABASE_URL: db.url }));
-  repository = new RetentionRepository(prisma);
+  database = new Database(prisma);
+  repository = new RetentionRepository(database);
 });
 afterAll(async () => {
   await prisma?.$disconnect();
@@ -204,7 +207,7 @@ describe('the purge of finished events', () => {
   });
 
   it('keeps a key that is redelivered; once purged, the same key is accepted as a new event', async () => {
-    const claims = new MessagesRepository(prisma);
+    const claims = new MessagesRepository(database);
     const row: ClaimRow = {
       key: 'meta:msg:wamid.late', provider: 'meta', kind: 'message', type: 'text', sender: null, userId: null, tenant: null, providerTimestamp: null, fromMe: false,
       authenticated: true, payload: '{}', copies: 1,

@@ -1,30 +1,16 @@
 import { Injectable } from '@nestjs/common';
+import type { InferResult } from 'kysely';
+import { Database } from '../database/database.js';
 import type { DeliveryStatus, DeliveryUpdate } from '../sources/receipt-update.js';
 import type { ProviderName } from '../events/normalized-event.js';
-import { PrismaService } from '../prisma/prisma.service.js';
+import { findReceipts, mergeUpdate } from './deliveries.sql.js';
 
-/** One outbound message's delivery record, as its source reported it: the furthest status and when each was reached. */
-export interface DeliveryRecord {
-  wamid: string;
-  provider: ProviderName;
-  /** The gateway session or instance whose record it is; null for sources whose ids are global (and records from before tenants). */
-  tenant: string | null;
-  recipient: string | null;
-  status: DeliveryStatus;
-  error: string | null;
-  sentAt: Date | null;
-  deliveredAt: Date | null;
-  readAt: Date | null;
-  playedAt: Date | null;
-  failedAt: Date | null;
-  createdAt: Date;
-  /** When the record last changed; a repeated status does not count. */
-  updatedAt: Date;
-}
+/** One outbound message's receipt, as its source reported it: the furthest status and when each was reached (a row of findReceipts). */
+export type DeliveryRecord = InferResult<ReturnType<typeof findReceipts>>[number];
 
 @Injectable()
 export class DeliveriesRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly db: Database) {}
 
   /**
    * Merges one update into the record in one statement and returns the resulting status.
@@ -42,47 +28,13 @@ export class DeliveriesRepository {
    * two tenants still shares one record, as it always did.
    */
   async apply(update: DeliveryUpdate): Promise<DeliveryStatus> {
-    const [row] = await this.prisma.$queryRaw<{ status: DeliveryStatus }[]>`
-      WITH u AS (SELECT ${update.status}::delivery_status AS s, COALESCE(${update.at?.toISOString() ?? null}::timestamptz, now()) AS t)
-      INSERT INTO deliveries AS d
-        (wamid, provider, tenant, recipient, status, error, sent_at, delivered_at, read_at, played_at, failed_at)
-      SELECT ${update.wamid}::text, ${update.provider}::provider, ${update.tenant}::text, ${update.recipient}::text, s, ${update.error}::text,
-             CASE s WHEN 'sent' THEN t END, CASE s WHEN 'delivered' THEN t END, CASE s WHEN 'read' THEN t END,
-             CASE s WHEN 'played' THEN t END, CASE s WHEN 'failed' THEN t END
-      FROM u
-      ON CONFLICT ON CONSTRAINT deliveries_pkey DO UPDATE SET
-        status = GREATEST(d.status, EXCLUDED.status),
-        sent_at = LEAST(d.sent_at, EXCLUDED.sent_at),
-        delivered_at = LEAST(d.delivered_at, EXCLUDED.delivered_at),
-        read_at = LEAST(d.read_at, EXCLUDED.read_at),
-        played_at = LEAST(d.played_at, EXCLUDED.played_at),
-        failed_at = LEAST(d.failed_at, EXCLUDED.failed_at),
-        error = COALESCE(d.error, EXCLUDED.error),
-        recipient = COALESCE(d.recipient, EXCLUDED.recipient),
-        updated_at = CASE
-          WHEN EXCLUDED.status > d.status
-            OR EXCLUDED.sent_at < COALESCE(d.sent_at, 'infinity')
-            OR EXCLUDED.delivered_at < COALESCE(d.delivered_at, 'infinity')
-            OR EXCLUDED.read_at < COALESCE(d.read_at, 'infinity')
-            OR EXCLUDED.played_at < COALESCE(d.played_at, 'infinity')
-            OR EXCLUDED.failed_at < COALESCE(d.failed_at, 'infinity')
-            OR (d.error IS NULL AND EXCLUDED.error IS NOT NULL)
-            OR (d.recipient IS NULL AND EXCLUDED.recipient IS NOT NULL)
-          THEN now() ELSE d.updated_at END
-      RETURNING status::text AS status`;
+    const [row] = (await mergeUpdate(update).execute(this.db)).rows;
     if (!row) throw new Error(`the delivery upsert for ${update.wamid} returned no row`);
     return row.status;
   }
 
   /** The records of one message id: one per source (and gateway tenant) that reported a status for it (usually one). */
   findAll(wamid: string, provider?: ProviderName, tenant?: string): Promise<DeliveryRecord[]> {
-    // Raw SQL: the provider enum's value 360dialog is not an identifier, so Prisma's client names it otherwise.
-    return this.prisma.$queryRaw<DeliveryRecord[]>`
-      SELECT wamid, provider::text AS provider, NULLIF(tenant, '') AS tenant, recipient, status::text AS status, error, sent_at AS "sentAt",
-        delivered_at AS "deliveredAt", read_at AS "readAt", played_at AS "playedAt", failed_at AS "failedAt",
-        created_at AS "createdAt", updated_at AS "updatedAt"
-      FROM deliveries d WHERE wamid = ${wamid} AND (${provider ?? null}::text IS NULL OR d.provider::text = ${provider ?? null}::text)
-        AND (${tenant ?? null}::text IS NULL OR d.tenant = ${tenant ?? null}::text)
-      ORDER BY d.provider, d.tenant`; // the enum's order (meta first), not the text's
+    return findReceipts(this.db, wamid, provider, tenant).execute();
   }
 }

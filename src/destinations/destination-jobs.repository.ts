@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { Database } from '../database/database.js';
 import { withConflictRetries } from '../queue/database-errors.js';
 import { eventOfRow, type EventRow } from '../messages/event-row.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { LEASE_DELIVERIES } from './destination-jobs.sql.js';
+import { createDeliveries } from './destination-jobs.sql.js';
+import { LEASE_DELIVERIES } from './delivery-queue.sql.js';
 import type { DeliveryOutcome, DeliveryOutcomeStatus, LeasedDelivery, LeaseQuota, NewDelivery } from './leased-delivery.js';
 
 interface LeasedRow extends EventRow {
@@ -20,7 +22,10 @@ interface LeasedRow extends EventRow {
  */
 @Injectable()
 export class DestinationJobsRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly db: Database,
+  ) {}
 
   /**
    * The deliveries of one event for its `replay` (0, or the n-th replay from the start). A
@@ -30,16 +35,7 @@ export class DestinationJobsRepository {
   async create(messageId: string, deliveries: readonly NewDelivery[], replay: number, order: { at: Date; receivedAt: Date }): Promise<void> {
     if (deliveries.length === 0) return;
     const sorted = [...deliveries].sort((a, b) => (a.destination < b.destination ? -1 : 1));
-    await this.prisma.driverQuery`
-      INSERT INTO destination_jobs AS j (message_id, destination, conversation, after_message_id, replay, ordered_at, received_at)
-      SELECT ${messageId}::text, d.destination, d.conversation, d.after, ${replay}::int, ${order.at.toISOString()}::timestamptz,
-        ${order.receivedAt.toISOString()}::timestamptz
-      FROM unnest(${sorted.map((d) => d.destination)}::text[], ${sorted.map((d) => d.conversation)}::text[], ${sorted.map((d) => d.after)}::text[])
-        AS d(destination, conversation, after)
-      ON CONFLICT (message_id, destination) DO UPDATE SET
-        replay = EXCLUDED.replay, status = 'received', attempts = 0, due_at = now(), last_error = NULL, result = NULL,
-        completed_at = NULL, lease_token = NULL, leased_by = NULL
-      WHERE j.replay < EXCLUDED.replay`;
+    await createDeliveries(messageId, sorted, replay, order).execute(this.db);
   }
 
   /**

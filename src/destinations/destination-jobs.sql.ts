@@ -1,67 +1,75 @@
-import { QueueStatements } from '../queue/queue-statements.js';
-import { FAN_OUT_STEP } from './fan-out.js';
-
-/** destination_jobs as a queue: one delivery per row, keyed by its event and destination. */
-export const DELIVERIES = new QueueStatements({ name: 'destination_jobs', alias: 'j', keys: ['message_id', 'destination'] });
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import type { DB, DestinationJobs } from '../database/tables.js';
+import { BATCH_SUMMARY, COUNT_BATCH_REPLAYS, logReplays, whereAll, type BatchRow } from '../messages/replay.sql.js';
+import type { NewDelivery } from './leased-delivery.js';
 
 /**
- * lease(): `$1…$7` the destinations' LeaseQuota columns, `$8` how many, then the worker's id and
- * LEASE_SECONDS. A conversation's order waits for events not yet fanned out (no FAN_OUT_STEP record).
+ * The statements that make and replay deliveries (destination_jobs) outside a lease; the
+ * lease and its writes are the queue's (destination-jobs.repository.ts).
  */
-export const LEASE_DELIVERIES = `
-      WITH limits AS (
-        SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::float8[], $5::float8[], $6::bool[], $7::int[])
-          AS l(name, max_attempts, quota, per_second, burst, ordered, window_ms)
-      ), buckets AS (
-        SELECT s.destination, least(l.burst, coalesce(s.tokens, l.burst) + extract(epoch FROM now() - s.refilled_at) * l.per_second) AS tokens
-        FROM destination_state s JOIN limits l ON l.name = s.destination
-        WHERE l.per_second IS NOT NULL
-        ORDER BY s.destination
-        FOR UPDATE OF s
-      ), picked AS (
-        SELECT c.*, row_number() OVER (PARTITION BY c.destination ORDER BY c.due_at) AS turn
-        FROM limits l CROSS JOIN LATERAL (
-          SELECT j.message_id, j.destination, j.due_at, (j.status = 'processing' AND j.attempts >= l.max_attempts) AS exhausted
-          FROM destination_jobs j
-          WHERE j.destination = l.name AND j.status IN ('received', 'processing', 'failed') AND j.due_at <= now()
-            -- In order: only a conversation's head (its earliest unfinished delivery), held for the reorder
-            -- window, and not while another of its deliveries is in flight.
-            AND (NOT l.ordered OR j.conversation IS NULL OR (
-              j.received_at <= now() - l.window_ms * interval '1 millisecond'
-              AND NOT EXISTS (SELECT 1 FROM destination_jobs e
-                WHERE e.destination = j.destination AND e.conversation = j.conversation AND e.status IN ('received', 'processing', 'failed')
-                  AND (e.ordered_at, e.received_at, e.message_id) < (j.ordered_at, j.received_at, j.message_id)
-                  AND e.after_message_id IS DISTINCT FROM j.message_id) -- an earlier reaction to this very message waits for it
-              AND NOT EXISTS (SELECT 1 FROM destination_jobs p
-                WHERE p.destination = j.destination AND p.conversation = j.conversation AND p.status = 'processing' AND p.message_id <> j.message_id)
-              -- nor before the message it refers to (a reaction, a status), wherever that one is,
-              AND (j.after_message_id IS NULL OR (
-                NOT EXISTS (SELECT 1 FROM destination_jobs r WHERE r.message_id = j.after_message_id AND r.destination = j.destination
-                  AND r.status IN ('received', 'processing', 'failed'))
-                AND NOT EXISTS (SELECT 1 FROM messages r WHERE r.message_id = j.after_message_id AND r.status IN ('received', 'processing', 'failed')
-                  AND NOT EXISTS (SELECT 1 FROM message_steps s WHERE s.message_id = r.message_id AND s.step = '${FAN_OUT_STEP}'))))
-              -- nor before an earlier event of the conversation that is stored but not fanned out yet.
-              AND NOT EXISTS (SELECT 1 FROM messages m JOIN messages e ON e.sender = m.sender AND e.tenant IS NOT DISTINCT FROM m.tenant
-                WHERE m.message_id = j.message_id AND e.message_id <> j.message_id AND e.status IN ('received', 'processing', 'failed')
-                  AND (coalesce(e.provider_timestamp, e.received_at), e.received_at) < (j.ordered_at, j.received_at)
-                  AND NOT EXISTS (SELECT 1 FROM message_steps s WHERE s.message_id = e.message_id AND s.step = '${FAN_OUT_STEP}'))))
-          ORDER BY j.due_at
-          LIMIT least(l.quota, coalesce((SELECT floor(b.tokens)::int FROM buckets b WHERE b.destination = l.name), l.quota))
-          FOR UPDATE OF j SKIP LOCKED
-        ) c
-      ), due AS (
-        SELECT * FROM picked ORDER BY turn, due_at LIMIT $8::int
-      ), leased AS (
-        ${DELIVERIES.leaseUpdate(9, {
-          from: 'due, messages m',
-          where: ' AND m.message_id = j.message_id',
-          returning: `j.message_id, j.destination, j.attempts, j.status::text, j.lease_token::text, m.provider::text, m.kind::text, m.type,
-          m.sender, m.user_id, m.tenant, m.provider_timestamp, m.from_me, m.authenticated, j.replay AS replays, m.payload, m.received_at`,
-        })}
-      ), spent AS (
-        UPDATE destination_state s SET tokens = b.tokens - coalesce(n.sent, 0), refilled_at = now()
-        FROM buckets b LEFT JOIN (SELECT destination, count(*) FILTER (WHERE status = 'processing') AS sent FROM leased GROUP BY destination) n
-          ON n.destination = b.destination
-        WHERE s.destination = b.destination
-      )
-      SELECT * FROM leased`;
+
+/** The "reset to received" of a delivery: back in the queue, due now, attempts and lease forgotten. Written once, for every replay. */
+export const RESET_DELIVERY = sql`status = 'received', attempts = 0, due_at = now(), lease_token = NULL, leased_by = NULL`;
+/** What a delivery made for an earlier replay also forgets: it goes out again under the new key. */
+const FORGET_OUTCOME = sql`last_error = NULL, result = NULL, completed_at = NULL`;
+
+/**
+ * The deliveries of one event for its `replay`. A delivery it already has for that replay is
+ * left as it is (a fan-out retried after a crash); one made for an earlier replay starts again.
+ * `deliveries` must be sorted by destination (the lock order).
+ */
+export function createDeliveries(messageId: string, deliveries: readonly NewDelivery[], replay: number, order: { at: Date; receivedAt: Date }) {
+  return sql`
+    INSERT INTO destination_jobs AS j (message_id, destination, conversation, after_message_id, replay, ordered_at, received_at)
+    SELECT ${messageId}::text, d.destination, d.conversation, d.after, ${replay}::int, ${order.at.toISOString()}::timestamptz,
+      ${order.receivedAt.toISOString()}::timestamptz
+    FROM unnest(${deliveries.map((d) => d.destination)}::text[], ${deliveries.map((d) => d.conversation)}::text[], ${deliveries.map((d) => d.after)}::text[])
+      AS d(destination, conversation, after)
+    ON CONFLICT (message_id, destination) DO UPDATE SET
+      replay = EXCLUDED.replay, ${RESET_DELIVERY}, ${FORGET_OUTCOME}
+    WHERE j.replay < EXCLUDED.replay`;
+}
+
+/** An event's dead or failed deliveries (to one destination, or to all) back to work, under the same key. */
+export function replayDeliveriesOf(id: string, destination: string | undefined) {
+  return sql<Pick<DestinationJobs, 'destination'>>`
+    WITH replayed AS (
+      UPDATE destination_jobs SET ${RESET_DELIVERY}
+      WHERE message_id = ${id} AND status IN ('dead', 'failed') AND (${destination ?? null}::text IS NULL OR destination = ${destination ?? null}::text)
+      RETURNING message_id, destination
+    )${logReplays('replayed', { fromStart: false, destination: 'each row’s' })}
+    SELECT destination FROM replayed`;
+}
+
+/**
+ * One batch of a bulk replay of deliveries to `destination`: the oldest `size` rows of
+ * `destination_jobs j JOIN messages m` meeting every condition, FOR UPDATE SKIP LOCKED.
+ * fromStart counts a replay on the event and resets the delivery for it, as createDeliveries
+ * does for a newer replay, so it goes out under <id>:replay-<n>; the event row is locked too.
+ */
+export function replayDeliveryBatch(conditions: readonly Expression<SqlBool>[], destination: string, size: number, fromStart: boolean) {
+  return sql<BatchRow>`
+    WITH batch AS (
+      SELECT j.message_id, m.received_at, m.replays + 1 AS next_replay
+      FROM destination_jobs j JOIN messages m ON m.message_id = j.message_id ${whereAll(conditions)}
+      ORDER BY m.received_at, m.message_id LIMIT ${size}
+      FOR UPDATE OF j${fromStart ? sql`, m` : sql``} SKIP LOCKED
+    ), ${fromStart ? COUNT_BATCH_REPLAYS : sql``}
+    replayed AS (
+      UPDATE destination_jobs j SET ${RESET_DELIVERY}
+        ${fromStart ? sql`, replay = b.next_replay, ${FORGET_OUTCOME}` : sql``}
+      FROM batch b WHERE j.message_id = b.message_id AND j.destination = ${destination}
+      RETURNING j.message_id
+    )${logReplays('replayed', { fromStart, destination })}
+    ${BATCH_SUMMARY}`;
+}
+
+/** Per destination: deliveries not finished (and the oldest one's age) through destination_jobs_due_idx, and dead ones (a scan). */
+export function backlogByDestination(db: Kysely<DB>) {
+  return db.selectFrom('destination_jobs').where('status', '<>', 'processed').groupBy('destination').select([
+    'destination',
+    sql<number>`count(*) FILTER (WHERE status IN ('received', 'processing', 'failed'))::int`.as('backlog'),
+    sql<number>`count(*) FILTER (WHERE status = 'dead')::int`.as('dead'),
+    sql<number | null>`extract(epoch FROM now() - min(created_at) FILTER (WHERE status IN ('received', 'processing', 'failed')))::float8`.as('oldest_age'),
+  ]);
+}

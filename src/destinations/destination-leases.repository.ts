@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { withConflictRetries } from '../queue/database-errors.js';
 import { PrismaService } from '../prisma/prisma.service.js';
-import { DELIVERIES } from './destination-jobs.sql.js';
+import { DELIVERIES } from './delivery-queue.sql.js';
 import type { LeasedDelivery } from './leased-delivery.js';
 
 /** The heartbeat and the give-back of leased deliveries (DestinationJobsRepository leases and finishes them). */

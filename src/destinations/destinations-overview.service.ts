@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '../prisma/prisma.service.js';
+import { Database } from '../database/database.js';
 import { DestinationGatesRepository } from './destination-gates.repository.js';
+import { backlogByDestination } from './destination-jobs.sql.js';
 import { Destinations } from './destinations.js';
 
 /** One destination as GET /destinations shows it. */
@@ -29,11 +30,11 @@ export class DestinationsOverviewService {
   constructor(
     private readonly destinations: Destinations,
     private readonly gates: DestinationGatesRepository,
-    private readonly prisma: PrismaService,
+    private readonly db: Database,
   ) {}
 
   async list(): Promise<DestinationOverview[]> {
-    const [gates, counts] = await Promise.all([this.gates.gates(), this.counts()]);
+    const [gates, counts] = await Promise.all([this.gates.gates(), backlogByDestination(this.db).execute()]);
     const gateOf = new Map(gates.map((g) => [g.destination, g]));
     const countOf = new Map(counts.map((c) => [c.destination, c]));
     return this.destinations.all.map((d) => {
@@ -56,15 +57,5 @@ export class DestinationsOverviewService {
         dead: count?.dead ?? 0,
       };
     });
-  }
-
-  /** Through destination_jobs_due_idx for the unfinished ones; dead ones are counted with a scan of the table. */
-  private counts() {
-    return this.prisma.$queryRaw<{ destination: string; backlog: number; dead: number; oldest_age: number | null }[]>`
-      SELECT destination,
-        count(*) FILTER (WHERE status IN ('received', 'processing', 'failed'))::int AS backlog,
-        count(*) FILTER (WHERE status = 'dead')::int AS dead,
-        extract(epoch FROM now() - min(created_at) FILTER (WHERE status IN ('received', 'processing', 'failed')))::float8 AS oldest_age
-      FROM destination_jobs WHERE status <> 'processed' GROUP BY destination`;
   }
 }

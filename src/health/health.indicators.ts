@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthCheckAttempt, type HealthIndicatorResult } from '@nestjs/terminus';
+import { sql } from 'kysely';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { Database } from '../database/database.js';
 import { readMigrationFiles } from '../migrations/migration-files.js';
 import { readMigrationStatus } from '../migrations/migration-status.js';
-import { PrismaService } from '../prisma/prisma.service.js';
 
 /** How long the database may take to answer a readiness probe. */
 export const DATABASE_TIMEOUT_MS = 2000;
@@ -40,7 +41,7 @@ export class DatabaseIndicator {
 
   constructor(
     private readonly indicators: HealthIndicatorService,
-    private readonly prisma: PrismaService,
+    private readonly db: Database,
   ) {}
 
   pingCheck<const Key extends string>(key: Key, timeoutMs = DATABASE_TIMEOUT_MS): HealthCheckAttempt<Key> {
@@ -58,7 +59,7 @@ export class DatabaseIndicator {
     if (this.inFlight && Date.now() - this.inFlight.startedAt < DATABASE_TIMEOUT_MS) return this.inFlight.ping;
     const current = {
       startedAt: Date.now(),
-      ping: Promise.resolve(this.prisma.$queryRaw`SELECT 1`).finally(() => {
+      ping: PING.execute(this.db).finally(() => {
         if (this.inFlight === current) this.inFlight = null;
       }),
     };
@@ -79,7 +80,7 @@ export class MigrationsIndicator {
 
   constructor(
     private readonly indicators: HealthIndicatorService,
-    private readonly prisma: PrismaService,
+    private readonly db: Database,
   ) {}
 
   async isApplied<const Key extends string>(key: Key, timeoutMs = DATABASE_TIMEOUT_MS): Promise<HealthIndicatorResult<Key>> {
@@ -93,7 +94,8 @@ export class MigrationsIndicator {
     if (this.allApplied) return session.up({ applied: names.length });
     let status;
     try {
-      const query = <T>(sql: string) => this.prisma.$queryRawUnsafe<T[]>(sql);
+      // The statement text is shared with the migrator's own client (migration-status.ts): kept as text.
+      const query = async <T>(text: string) => (await sql.raw<T>(text).execute(this.db)).rows;
       status = await withTimeout(readMigrationStatus(query, names), timeoutMs);
     } catch (error) {
       return session.down({ message: `could not read _prisma_migrations: ${databaseErrorMessage(error)}` });
@@ -122,7 +124,10 @@ export class MigrationsIndicator {
   }
 }
 
-/** Prisma wraps the driver's words in a multi-line "Invalid `prisma.$queryRaw()` invocation" text: keep the words. */
+/** The readiness probe's statement. */
+export const PING = sql`SELECT 1`;
+
+/** The driver's words; Prisma wraps them in a multi-line "Invalid `prisma.$queryRaw()` invocation" text, whose words are kept. */
 function databaseErrorMessage(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return /Message: `([^`]+)`/.exec(text)?.[1] ?? text.trim().split('\n').filter(Boolean).pop() ?? text;

@@ -1,34 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma } from '../generated/prisma/client.js';
-import { PrismaService } from '../prisma/prisma.service.js';
-import { logReplays } from './event-history-sql.js';
+import { sql, type InferResult, type Kysely, type SqlBool } from 'kysely';
+import { Database } from '../database/database.js';
+import type { DB } from '../database/tables.js';
+import { replayDeliveriesOf } from '../destinations/destination-jobs.sql.js';
+import { replayEvent, wakeWorkers } from '../messages/replay.sql.js';
 import type { HistoryRow } from './event-timeline.js';
-import { eventConditions, keysetCondition, whereAll } from './message-filter-sql.js';
+import { eventConditions, keysetCondition, m, type Condition } from './message-filter-sql.js';
 import type { MessageFilter, MessageStatus } from './message-views.js';
 import type { PageCursor } from './page-cursor.js';
 
-export interface MessageRow {
-  message_id: string;
-  provider: string;
-  kind: string;
-  type: string;
-  sender: string | null;
-  user_id: string | null;
-  tenant: string | null;
-  from_me: boolean;
-  authenticated: boolean;
-  replays: number;
-  provider_timestamp: Date | null;
-  status: MessageStatus;
-  attempts: number;
-  last_error: string | null;
-  duplicate_count: number;
-  received_at: Date;
-  last_duplicate_at: Date | null;
-  processed_at: Date | null;
-  received_at_us: string;
-}
-
+/** JSON built by the detail query (jsonb_build_object): its times arrive as text, not as the table's Dates. */
 export interface DestinationRow {
   destination: string;
   status: MessageStatus;
@@ -48,71 +29,107 @@ export interface StepRow {
   result: unknown;
 }
 
-export type MessageDetailRow = MessageRow & { payload: unknown; steps: StepRow[]; destinations: DestinationRow[]; history: HistoryRow[] };
-
 /** The most recent history rows shown: an event replayed or failing for weeks would otherwise grow without bound. */
 const HISTORY_LIMIT = 500;
 
-const SUMMARY_COLUMNS = Prisma.sql`message_id, provider::text, kind::text, type, sender, user_id, tenant, from_me, authenticated, replays, provider_timestamp, status::text,
-  attempts, last_error, duplicate_count, received_at, last_duplicate_at, processed_at,
-  (extract(epoch FROM received_at) * 1000000)::bigint::text AS received_at_us`;
+const SUMMARY = [
+  'm.message_id', 'm.provider', 'm.kind', 'm.type', 'm.sender', 'm.user_id', 'm.tenant', 'm.from_me', 'm.authenticated', 'm.replays',
+  'm.provider_timestamp', 'm.status', 'm.attempts', 'm.last_error', 'm.duplicate_count', 'm.received_at', 'm.last_duplicate_at', 'm.processed_at',
+  sql<string>`(extract(epoch FROM m.received_at) * 1000000)::bigint::text`.as('received_at_us'),
+] as const;
 
-/** The SQL behind the operator API: read-only views of the inbox, and replay. */
+/**
+ * Newest first by (received_at, message_id), continuing strictly after `after`: keyset
+ * pagination, so rows arriving while a client pages (all newer than its cursor) neither
+ * repeat nor shift the pages. Reads one row more than `limit` to know whether more follow.
+ */
+export function listEvents(db: Kysely<DB>, filter: MessageFilter, limit: number, after: PageCursor | null) {
+  const conditions = eventConditions(filter);
+  if (filter.destination !== undefined) {
+    // A delivery's status, not the event's: an event whose delivery died is itself processed.
+    const status = filter.status === undefined ? sql`` : sql`AND j.status = ${filter.status}::message_status`;
+    conditions.push(sql<SqlBool>`EXISTS (SELECT 1 FROM destination_jobs j WHERE j.message_id = m.message_id AND j.destination = ${filter.destination} ${status})`);
+  } else if (filter.status) {
+    conditions.push(m('m.status', '=', filter.status));
+  }
+  if (after) conditions.push(keysetCondition(after, '<'));
+  return db.selectFrom('messages as m').select(SUMMARY).where(allOf(conditions))
+    .orderBy('m.received_at', 'desc').orderBy('m.message_id', 'desc').limit(limit + 1);
+}
+
+export type MessageRow = InferResult<ReturnType<typeof listEvents>>[number];
+export type MessageDetailRow = MessageRow & { payload: unknown; steps: StepRow[]; destinations: DestinationRow[]; history: HistoryRow[] };
+
+/** One event with its steps, its deliveries and the latest of its history, in one statement. */
+export function findEvent(db: Kysely<DB>, id: string) {
+  return db.selectFrom('messages as m').where('m.message_id', '=', id).select([
+    ...SUMMARY, 'm.payload',
+    sql<StepRow[]>`(SELECT coalesce(jsonb_agg(jsonb_build_object('step', s.step, 'attempt', s.attempt, 'completed_at', s.completed_at, 'result', s.result)
+       ORDER BY s.completed_at), '[]'::jsonb) FROM message_steps s WHERE s.message_id = m.message_id)`.as('steps'),
+    sql<DestinationRow[]>`(SELECT coalesce(jsonb_agg(jsonb_build_object('destination', j.destination, 'status', j.status, 'attempts', j.attempts,
+       'last_error', j.last_error, 'result', j.result, 'due_at', j.due_at, 'completed_at', j.completed_at, 'replay', j.replay,
+       -- A dead head of an ordered conversation that a later event of it went past.
+       'broke_order', j.status = 'dead' AND j.conversation IS NOT NULL AND EXISTS (SELECT 1 FROM destination_jobs n
+         WHERE n.destination = j.destination AND n.conversation = j.conversation AND n.status <> 'received'
+           AND (n.ordered_at, n.received_at, n.message_id) > (j.ordered_at, j.received_at, j.message_id)))
+       ORDER BY j.destination), '[]'::jsonb) FROM destination_jobs j WHERE j.message_id = m.message_id)`.as('destinations'),
+    sql<HistoryRow[]>`(SELECT coalesce(jsonb_agg(to_jsonb(h) - 'id' - 'message_id' ORDER BY h.id), '[]'::jsonb) FROM (
+       SELECT * FROM event_history WHERE message_id = m.message_id ORDER BY id DESC LIMIT ${HISTORY_LIMIT}) h)`.as('history'),
+  ]);
+}
+
+/** Counts for the whole table (or one tenant's events) in one pass: by status, source, kind, and in all. */
+export function eventCounts(db: Kysely<DB>, tenant?: string) {
+  return db.selectFrom('messages').where(allOf(tenant === undefined ? [] : [sql<SqlBool>`tenant = ${tenant}`]))
+    .select([
+      sql<MessageStatus | null>`status::text`.as('status'), sql<string | null>`provider::text`.as('provider'), sql<string | null>`kind::text`.as('kind'),
+      sql<number>`count(*)::int`.as('n'), sql<number>`coalesce(sum(duplicate_count), 0)::float8`.as('duplicates'),
+    ])
+    .groupBy(sql`GROUPING SETS ((status), (provider), (kind), ())`);
+}
+
+/** The oldest unfinished event (of one tenant). */
+export function oldestUnfinished(db: Kysely<DB>, tenant?: string) {
+  return db.selectFrom('messages')
+    .select([sql<Date | null>`min(received_at)`.as('received_at'), sql<number | null>`extract(epoch FROM now() - min(received_at))::float8`.as('age_seconds')])
+    .where('status', 'in', ['received', 'processing', 'failed'])
+    .$if(tenant !== undefined, (q) => q.where('tenant', '=', tenant!));
+}
+
+/** Deliveries per destination and status (of one tenant's events). */
+export function deliveryCounts(db: Kysely<DB>, tenant?: string) {
+  return db.selectFrom('destination_jobs as j')
+    .$if(tenant !== undefined, (q) => q.innerJoin('messages as m', (join) => join.onRef('m.message_id', '=', 'j.message_id').on('m.tenant', '=', tenant!)))
+    .select(['j.destination', 'j.status', sql<number>`count(*)::int`.as('n')])
+    .groupBy(['j.destination', 'j.status']);
+}
+
+export function statusOf(db: Kysely<DB>, id: string) {
+  return db.selectFrom('messages').select('status').where('message_id', '=', id);
+}
+
+/** Every condition (none: every row). */
+function allOf(conditions: Condition[]) {
+  return sql<SqlBool>`${conditions.length > 0 ? sql.join(conditions, sql` AND `) : sql`true`}`;
+}
+
+/** The SQL behind the operator API: read-only views of the inbox, and replay (the writes are their tables': replay.sql.ts, destination-jobs.sql.ts). */
 @Injectable()
 export class MessageInspectionRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly db: Database) {}
 
-  /**
-   * Newest first by (received_at, message_id), continuing strictly after `after`: keyset
-   * pagination, so rows arriving while a client pages (all newer than its cursor) neither
-   * repeat nor shift the pages. Reads one row more than `limit` to know whether more follow.
-   */
   list(filter: MessageFilter, limit: number, after: PageCursor | null): Promise<MessageRow[]> {
-    const conditions = eventConditions(filter);
-    if (filter.destination !== undefined) {
-      // A delivery's status, not the event's: an event whose delivery died is itself processed.
-      const status = filter.status === undefined ? Prisma.empty : Prisma.sql`AND j.status = ${filter.status}::message_status`;
-      conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM destination_jobs j WHERE j.message_id = m.message_id AND j.destination = ${filter.destination} ${status})`);
-    } else if (filter.status) {
-      conditions.push(Prisma.sql`m.status = ${filter.status}::message_status`);
-    }
-    if (after) conditions.push(keysetCondition(after, '<'));
-    return this.prisma.$queryRaw<MessageRow[]>`
-      SELECT ${SUMMARY_COLUMNS} FROM messages m ${whereAll(conditions)}
-      ORDER BY received_at DESC, message_id DESC LIMIT ${limit + 1}`;
+    return listEvents(this.db, filter, limit, after).execute();
   }
 
   async find(id: string): Promise<MessageDetailRow | null> {
-    const [row] = await this.prisma.$queryRaw<MessageDetailRow[]>`
-      SELECT ${SUMMARY_COLUMNS}, payload,
-        (SELECT coalesce(jsonb_agg(jsonb_build_object('step', s.step, 'attempt', s.attempt, 'completed_at', s.completed_at, 'result', s.result)
-           ORDER BY s.completed_at), '[]'::jsonb) FROM message_steps s WHERE s.message_id = m.message_id) AS steps,
-        (SELECT coalesce(jsonb_agg(jsonb_build_object('destination', j.destination, 'status', j.status, 'attempts', j.attempts,
-           'last_error', j.last_error, 'result', j.result, 'due_at', j.due_at, 'completed_at', j.completed_at, 'replay', j.replay,
-           -- A dead head of an ordered conversation that a later event of it went past.
-           'broke_order', j.status = 'dead' AND j.conversation IS NOT NULL AND EXISTS (SELECT 1 FROM destination_jobs n
-             WHERE n.destination = j.destination AND n.conversation = j.conversation AND n.status <> 'received'
-               AND (n.ordered_at, n.received_at, n.message_id) > (j.ordered_at, j.received_at, j.message_id)))
-           ORDER BY j.destination), '[]'::jsonb) FROM destination_jobs j WHERE j.message_id = m.message_id) AS destinations,
-        (SELECT coalesce(jsonb_agg(to_jsonb(h) - 'id' - 'message_id' ORDER BY h.id), '[]'::jsonb) FROM (
-           SELECT * FROM event_history WHERE message_id = m.message_id ORDER BY id DESC LIMIT ${HISTORY_LIMIT}) h) AS history
-      FROM messages m WHERE message_id = ${id}`;
-    return row ?? null;
+    return (await findEvent(this.db, id).executeTakeFirst()) ?? null;
   }
 
-  /** Counts for the whole table (or one tenant's events) in one pass, plus the oldest unfinished event. */
   async stats(tenant?: string) {
-    const ofTenant = tenant === undefined ? Prisma.empty : Prisma.sql`AND tenant = ${tenant}`;
-    const groups = await this.prisma.$queryRaw<{ status: string | null; provider: string | null; kind: string | null; n: number; duplicates: number }[]>`
-      SELECT status::text, provider::text, kind::text, count(*)::int AS n, coalesce(sum(duplicate_count), 0)::float8 AS duplicates
-      FROM messages WHERE true ${ofTenant} GROUP BY GROUPING SETS ((status), (provider), (kind), ())`;
-    const [oldest] = await this.prisma.$queryRaw<{ received_at: Date | null; age_seconds: number | null }[]>`
-      SELECT min(received_at) AS received_at, extract(epoch FROM now() - min(received_at))::float8 AS age_seconds
-      FROM messages WHERE status IN ('received', 'processing', 'failed') ${ofTenant}`;
-    const destinations = await this.prisma.$queryRaw<{ destination: string; status: MessageStatus; n: number }[]>`
-      SELECT j.destination, j.status::text, count(*)::int AS n FROM destination_jobs j
-      ${tenant === undefined ? Prisma.empty : Prisma.sql`JOIN messages m ON m.message_id = j.message_id AND m.tenant = ${tenant}`}
-      GROUP BY j.destination, j.status`;
+    const groups = await eventCounts(this.db, tenant).execute();
+    const oldest = await oldestUnfinished(this.db, tenant).executeTakeFirst();
+    const destinations = await deliveryCounts(this.db, tenant).execute();
     return { groups, oldest, destinations };
   }
 
@@ -121,14 +138,8 @@ export class MessageInspectionRepository {
    * attempts reset: the same effect, finished late, under the same key. Returns the destinations.
    */
   async replayDeliveries(id: string, destination: string | undefined): Promise<string[]> {
-    const rows = await this.prisma.$queryRaw<{ destination: string }[]>`
-      WITH replayed AS (
-        UPDATE destination_jobs SET status = 'received', attempts = 0, due_at = now(), lease_token = NULL, leased_by = NULL
-        WHERE message_id = ${id} AND status IN ('dead', 'failed') AND (${destination ?? null}::text IS NULL OR destination = ${destination ?? null}::text)
-        RETURNING message_id, destination
-      )${logReplays('replayed', { fromStart: false, destination: 'each row’s' })}
-      SELECT destination FROM replayed`;
-    if (rows.length > 0) await this.prisma.$executeRaw`SELECT pg_notify('destination_jobs', '')`;
+    const { rows } = await replayDeliveriesOf(id, destination).execute(this.db);
+    if (rows.length > 0) await wakeWorkers('destination_jobs').execute(this.db);
     return rows.map((r) => r.destination).sort();
   }
 
@@ -140,26 +151,13 @@ export class MessageInspectionRepository {
    * replay number, or null when the event was not in one of those states.
    */
   async replay(id: string, from: MessageStatus[], clearSteps: boolean): Promise<{ kept: string[]; replay: number } | null> {
-    const rows = await this.prisma.$queryRaw<{ message_id: string; kept: string[]; replays: number }[]>`
-      WITH target AS (
-        UPDATE messages SET status = 'received', attempts = 0, due_at = now(), lease_token = NULL, leased_by = NULL, processed_at = NULL,
-          replays = replays + CASE WHEN ${clearSteps} THEN 1 ELSE 0 END
-        WHERE message_id = ${id} AND status::text = ANY(${from}::text[])
-        RETURNING message_id, replays
-      ), cleared AS (
-        DELETE FROM message_steps WHERE ${clearSteps} AND message_id IN (SELECT message_id FROM target)
-      )${logReplays('target', { fromStart: clearSteps, destination: null })}
-      SELECT t.message_id, t.replays,
-        CASE WHEN ${clearSteps} THEN ARRAY[]::text[]
-          ELSE (SELECT coalesce(array_agg(s.step ORDER BY s.completed_at), ARRAY[]::text[]) FROM message_steps s WHERE s.message_id = t.message_id) END AS kept
-      FROM target t`;
+    const { rows } = await replayEvent(id, from, clearSteps).execute(this.db);
     if (rows.length === 0) return null;
-    await this.prisma.$executeRaw`SELECT pg_notify('messages_inbox', '')`; // wake an idle worker now
+    await wakeWorkers('messages_inbox').execute(this.db); // wake an idle worker now
     return { kept: rows[0].kept, replay: rows[0].replays };
   }
 
   async statusOf(id: string): Promise<MessageStatus | null> {
-    const [row] = await this.prisma.$queryRaw<{ status: MessageStatus }[]>`SELECT status::text FROM messages WHERE message_id = ${id}`;
-    return row?.status ?? null;
+    return (await statusOf(this.db, id).executeTakeFirst())?.status ?? null;
   }
 }

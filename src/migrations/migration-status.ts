@@ -1,6 +1,6 @@
 import type { AppliedMigration } from './migrations.repository.js';
 
-/** Runs one read-only statement and returns its rows (Prisma's `$queryRawUnsafe`, a pg client…). */
+/** Runs one read-only statement and returns its rows (Kysely's `sql.raw`, a pg client…). */
 export type ReadQuery = <T>(sql: string) => Promise<T[]>;
 
 type AppliedRow = Pick<AppliedMigration, 'migration_name' | 'finished_at' | 'rolled_back_at'>;

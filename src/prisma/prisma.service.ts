@@ -12,7 +12,8 @@ import { positional } from './positional-sql.js';
  */
 @Injectable()
 export class PrismaService extends PrismaClient implements OnApplicationShutdown {
-  private readonly pool: pg.Pool;
+  /** The one pool of this process: Prisma's adapter and the Kysely `Database` both use it. */
+  readonly pool: pg.Pool;
 
   constructor(config: DatabaseSettings) {
     const logger = new Logger(PrismaService.name);
@@ -21,6 +22,10 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
     // pool's is ours, not the adapter's: the adapter listens only once Prisma has connected,
     // and driverQuery may use the pool before any Prisma query has run.
     pool.on('error', (err) => logger.warn(`database pool error: ${err.message}`));
+    // A connection lost while checked out (Kysely's statements and transactions check one out)
+    // emits 'error' on its client, which would otherwise crash the process: the statement it
+    // ran fails with that error anyway, and the pool discards the client when it is released.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     super({
       adapter: new PrismaPg(pool, {
         onConnectionError: (err) => logger.warn(`database connection error: ${err.message}`),

@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '../prisma/prisma.service.js';
+import type { QueryResult } from 'kysely';
+import { Database } from '../database/database.js';
+import { purgeReceipts } from '../deliveries/deliveries.sql.js';
+import { purgeFinished } from '../messages/messages.sql.js';
 
 /** The statuses the purge deletes; anything else is still work to do. */
 export type FinishedStatus = 'processed' | 'dead';
 
 /**
- * The purge's SQL: each call deletes at most `limit` rows older than `days` days by the
- * database's clock, and returns how many it deleted. One statement, one short transaction.
+ * The purge: each call deletes at most `limit` rows older than `days` days by the database's
+ * clock, and returns how many it deleted. One statement, one short transaction, written in its
+ * table's SQL module (messages.sql.ts, deliveries.sql.ts).
  *
  * Rows are chosen with FOR UPDATE SKIP LOCKED: any number of processes may purge at once,
  * each takes rows the others have not locked (no row is deleted twice, no purger waits on
@@ -18,7 +22,7 @@ export type FinishedStatus = 'processed' | 'dead';
  */
 @Injectable()
 export class RetentionRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly db: Database) {}
 
   /**
    * Deletes finished events of one status (processed, dead) that nothing has touched for `days`
@@ -41,22 +45,8 @@ export class RetentionRepository {
    * status, then received_at), so a batch reads about as many rows as it deletes instead of
    * scanning the table. No new index is needed.
    */
-  purgeFinishedEvents(status: FinishedStatus, days: number, limit: number, deadDays = days): Promise<number> {
-    return this.prisma.$executeRaw`
-      WITH doomed AS MATERIALIZED (
-        SELECT message_id FROM messages m
-        WHERE status = ${status}::message_status
-          AND received_at < now() - make_interval(days => ${days}::int)
-          AND greatest(received_at, last_duplicate_at, processed_at, due_at) < now() - make_interval(days => ${days}::int)
-          -- An event's deliveries to destinations are its work too: kept while one is unfinished, and
-          -- while a dead one may still be replayed (DEAD_RETENTION_DAYS after its last attempt).
-          AND NOT EXISTS (
-            SELECT 1 FROM destination_jobs j WHERE j.message_id = m.message_id AND j.status <> 'processed'
-              AND (j.status <> 'dead' OR j.due_at >= now() - make_interval(days => ${deadDays}::int)))
-        LIMIT ${limit}::int
-        FOR UPDATE SKIP LOCKED
-      )
-      DELETE FROM messages AS gone USING doomed WHERE gone.message_id = doomed.message_id`;
+  async purgeFinishedEvents(status: FinishedStatus, days: number, limit: number, deadDays = days): Promise<number> {
+    return affected(await purgeFinished(status, days, limit, deadDays).execute(this.db));
   }
 
   /**
@@ -64,15 +54,11 @@ export class RetentionRepository {
    * a value does), found through deliveries_updated_at_idx. A status reported after that makes
    * a new record holding that status alone (the merge in DeliveriesRepository accepts any order).
    */
-  purgeDeliveryRecords(days: number, limit: number): Promise<number> {
-    return this.prisma.$executeRaw`
-      WITH doomed AS MATERIALIZED (
-        SELECT provider, tenant, wamid FROM deliveries
-        WHERE updated_at < now() - make_interval(days => ${days}::int)
-        LIMIT ${limit}::int
-        FOR UPDATE SKIP LOCKED
-      )
-      DELETE FROM deliveries AS d USING doomed
-      WHERE d.provider = doomed.provider AND d.tenant = doomed.tenant AND d.wamid = doomed.wamid`;
+  async purgeDeliveryRecords(days: number, limit: number): Promise<number> {
+    return affected(await purgeReceipts(days, limit).execute(this.db));
   }
+}
+
+function affected(result: QueryResult<unknown>): number {
+  return Number(result.numAffectedRows ?? 0);
 }
