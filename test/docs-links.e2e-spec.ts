@@ -28,6 +28,11 @@ function prose(markdown: string): string[] {
   return lines;
 }
 
+/** Paths of source files written in code spans: `src/queue/lease-keeper.ts`, or `queue/lease-keeper.ts` under src/. */
+function namedFiles(line: string): string[] {
+  return [...line.matchAll(/`((?:[\w.-]+\/)+[\w.-]+\.(?:ts|mjs|sql|ya?ml|json))`/g)].map((match) => match[1]);
+}
+
 /** GitHub's anchor for a heading: lower case, punctuation dropped (but `-` and `_`), spaces to `-`. */
 function slug(heading: string): string {
   const text = heading
@@ -99,6 +104,16 @@ describe('documentation', () => {
     expect(brokenBecause({ page: 'README.md', line: 0, target: 'docs/no-such-page.md' })).toMatch(/does not exist/);
     expect(slug('Processing (worker → forward step)')).toBe('processing-worker--forward-step');
     expect(slug('Upgrading across 20261201120000_trust_boundary')).toBe('upgrading-across-20261201120000_trust_boundary');
+  });
+
+  it('every source file a page names in code spans exists (a moved file must not leave its old path in the docs)', () => {
+    const missing = pages().flatMap((page) =>
+      readFileSync(join(ROOT, page), 'utf8').split('\n').flatMap((text, i) =>
+        namedFiles(text).filter((path) => !existsSync(join(ROOT, path)) && !existsSync(join(ROOT, 'src', path))).map((path) => `${page}:${i + 1}: ${path}`),
+      ),
+    );
+    expect(missing).toEqual([]);
+    expect(namedFiles('see `src/queue/queue-worker.ts` and `inbox/worker.service.ts`, not `npm test`')).toEqual(['src/queue/queue-worker.ts', 'inbox/worker.service.ts']);
   });
 
   it(`README.md stays the user's guide: under ${README_MAX_BYTES} bytes`, () => {
