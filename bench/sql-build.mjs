@@ -6,9 +6,10 @@ import { sql } from 'kysely';
 import { performance } from 'node:perf_hooks';
 import { compileOnly } from '../dist/database/compile-only.js';
 import { claimArrays, claimBatch } from '../dist/messages/messages.sql.js';
-import { positional } from '../dist/prisma/positional-sql.js';
 
 const db = compileOnly();
+// What PrismaService.driverQuery did with a tagged template's strings (removed with it).
+const positional = (strings) => strings.slice(1).reduce((text, s, i) => `${text}$${i + 1}${s}`, strings[0]);
 const row = (i) => ({
   key: `meta:msg:wamid.${i}`, provider: 'meta', kind: 'message', type: 'text', sender: '16505551234', userId: null, tenant: '1234',
   providerTimestamp: new Date(), fromMe: false, authenticated: true, payload: '{"a":1}', copies: 1,

@@ -1,5 +1,6 @@
 import { validateConfig } from '../src/config/app-config.js';
 import { applyMigrations } from '../src/migrations/migrator.js';
+import { Database } from '../src/database/database.js';
 import { PrismaService } from '../src/prisma/prisma.service.js';
 import type { LeasedEvent } from '../src/inbox/leased-event.js';
 import { WorkQueueRepository } from '../src/inbox/work-queue.repository.js';
@@ -13,7 +14,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   await applyMigrations(db.url, { log: () => undefined, warn: () => undefined });
   prisma = new PrismaService(validateConfig({ DATABASE_URL: db.url, DB_POOL_SIZE: '12' }));
-  queue = new WorkQueueRepository(prisma);
+  queue = new WorkQueueRepository(new Database(prisma));
 });
 afterAll(async () => {
   await prisma?.$disconnect();

@@ -1,19 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database.js';
 import { withConflictRetries } from '../queue/database-errors.js';
-import { eventOfRow, type EventRow } from '../messages/event-row.js';
-import { PrismaService } from '../prisma/prisma.service.js';
+import { eventOfRow } from '../messages/event-row.js';
+import { finishDeliveries, leaseDeliveries, type LeasedDeliveryRow } from './delivery-queue.sql.js';
 import { createDeliveries } from './destination-jobs.sql.js';
-import { LEASE_DELIVERIES } from './delivery-queue.sql.js';
 import type { DeliveryOutcome, DeliveryOutcomeStatus, LeasedDelivery, LeaseQuota, NewDelivery } from './leased-delivery.js';
-
-interface LeasedRow extends EventRow {
-  destination: string;
-  attempts: number;
-  status: 'processing' | 'dead';
-  lease_token: string | null;
-  replays: number;
-}
 
 /**
  * destination_jobs as a work queue, fenced like the inbox (WorkQueueRepository): every write
@@ -22,10 +13,7 @@ interface LeasedRow extends EventRow {
  */
 @Injectable()
 export class DestinationJobsRepository {
-  constructor(
-    private readonly prisma: PrismaService,
-    private readonly db: Database,
-  ) {}
+  constructor(private readonly db: Database) {}
 
   /**
    * The deliveries of one event for its `replay` (0, or the n-th replay from the start). A
@@ -48,12 +36,12 @@ export class DestinationJobsRepository {
    */
   async lease(limit: number, leaseSeconds: number, workerId: string, destinations: readonly LeaseQuota[]) {
     const validUntil = Date.now() + leaseSeconds * 1000;
-    const values = [
-      destinations.map((d) => d.name), destinations.map((d) => d.maxAttempts), destinations.map((d) => d.quota),
-      destinations.map((d) => d.rateLimit?.perSecond ?? null), destinations.map((d) => d.rateLimit?.burst ?? null),
-      destinations.map((d) => d.ordered), destinations.map((d) => d.reorderWindowMs), limit, workerId, leaseSeconds,
-    ];
-    const { rows } = await this.prisma.driverStatement<LeasedRow>(LEASE_DELIVERIES, values);
+    const params = {
+      names: destinations.map((d) => d.name), maxAttempts: destinations.map((d) => d.maxAttempts), quotas: destinations.map((d) => d.quota),
+      perSecond: destinations.map((d) => d.rateLimit?.perSecond ?? null), burst: destinations.map((d) => d.rateLimit?.burst ?? null),
+      ordered: destinations.map((d) => d.ordered), windowMs: destinations.map((d) => d.reorderWindowMs), limit, workerId, leaseSeconds,
+    };
+    const { rows } = await this.db.executeQuery(leaseDeliveries.bind(params));
     return {
       leased: rows.filter((r) => r.status === 'processing').map((row) => toLeasedDelivery(row, validUntil)),
       dead: rows.filter((r) => r.status === 'dead').map((r) => `${r.destination}/${r.message_id}`),
@@ -66,40 +54,19 @@ export class DestinationJobsRepository {
    * destination's last attempt. Returns the status written per `<destination>/<message id>`.
    */
   async finish(outcomes: DeliveryOutcome[]): Promise<Map<string, DeliveryOutcomeStatus>> {
-    const rows = await withConflictRetries(() => this.prisma.driverQuery<{ message_id: string; destination: string; status: 'processed' | 'failed' | 'dead' }>`
-      WITH o AS (
-        SELECT * FROM unnest(${outcomes.map((o) => o.messageId)}::text[], ${outcomes.map((o) => o.destination)}::text[],
-          ${outcomes.map((o) => o.leaseToken)}::uuid[], ${outcomes.map((o) => o.result)}::text[], ${outcomes.map((o) => o.error)}::text[],
-          ${outcomes.map((o) => o.delayMs)}::int[], ${outcomes.map((o) => o.maxAttempts)}::int[])
-          AS o(message_id, destination, token, result, error, delay_ms, max_attempts)
-      ), owned AS (
-        SELECT o.* FROM o JOIN destination_jobs j ON j.message_id = o.message_id AND j.destination = o.destination AND j.lease_token = o.token
-        ORDER BY o.message_id, o.destination
-        FOR UPDATE OF j
-      ), finished AS (
-        UPDATE destination_jobs AS j SET
-          status = (CASE WHEN o.error IS NULL THEN 'processed' WHEN j.attempts >= o.max_attempts THEN 'dead' ELSE 'failed' END)::message_status,
-          result = CASE WHEN o.error IS NULL THEN o.result::jsonb ELSE j.result END,
-          last_error = CASE WHEN o.error IS NULL THEN j.last_error ELSE o.error END,
-          completed_at = CASE WHEN o.error IS NULL THEN now() ELSE j.completed_at END,
-          due_at = now() + o.delay_ms * interval '1 millisecond',
-          lease_token = NULL, leased_by = NULL
-        FROM owned o
-        WHERE j.message_id = o.message_id AND j.destination = o.destination
-        RETURNING j.message_id, j.destination, j.status, j.attempts, o.error
-      ), logged AS (
-        -- Failures only: a delivery that goes through is in its row (completed_at, attempts).
-        INSERT INTO event_history (message_id, kind, destination, attempt, dead, error)
-        SELECT message_id, 'delivery', destination, attempts, status = 'dead', error FROM finished WHERE error IS NOT NULL
-      )
-      SELECT message_id, destination, status::text FROM finished`);
+    const arrays = {
+      messageIds: outcomes.map((o) => o.messageId), destinations: outcomes.map((o) => o.destination), tokens: outcomes.map((o) => o.leaseToken),
+      results: outcomes.map((o) => o.result), errors: outcomes.map((o) => o.error), delays: outcomes.map((o) => o.delayMs),
+      maxAttempts: outcomes.map((o) => o.maxAttempts),
+    };
+    const { rows } = await withConflictRetries(() => this.db.executeQuery(finishDeliveries.bind(arrays)));
     const statuses = new Map<string, DeliveryOutcomeStatus>(outcomes.map((o) => [`${o.destination}/${o.messageId}`, 'lease-lost']));
     for (const row of rows) statuses.set(`${row.destination}/${row.message_id}`, row.status);
     return statuses;
   }
 }
 
-function toLeasedDelivery(row: LeasedRow, validUntil: number): LeasedDelivery {
+function toLeasedDelivery(row: LeasedDeliveryRow, validUntil: number): LeasedDelivery {
   return {
     key: `${row.destination}/${row.message_id}`,
     destination: row.destination,

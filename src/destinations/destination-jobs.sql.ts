@@ -5,7 +5,7 @@ import type { NewDelivery } from './leased-delivery.js';
 
 /**
  * The statements that make and replay deliveries (destination_jobs) outside a lease; the
- * lease and its writes are the queue's (destination-jobs.repository.ts).
+ * lease and its writes are the queue's (delivery-queue.sql.ts).
  */
 
 /** The "reset to received" of a delivery: back in the queue, due now, attempts and lease forgotten. Written once, for every replay. */

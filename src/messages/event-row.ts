@@ -1,20 +1,15 @@
-import type { EventKind, NormalizedEvent, ProviderName } from '../events/normalized-event.js';
+import type { Selectable } from 'kysely';
+import type { NormalizedEvent } from '../events/normalized-event.js';
+import type { Messages } from '../database/tables.js';
 
-/** The columns of a stored event that a worker rebuilds it from (selected as `m.…` by the lease statements). */
-export interface EventRow {
-  message_id: string;
-  provider: ProviderName;
-  kind: EventKind;
-  type: string;
-  sender: string | null;
-  user_id: string | null;
-  tenant: string | null;
-  provider_timestamp: Date | null;
-  from_me: boolean;
-  authenticated: boolean;
-  payload: Record<string, unknown>;
-  received_at: Date;
-}
+/**
+ * The columns of a stored event that a worker rebuilds it from (selected as `m.…` by the lease
+ * statements). Its payload is the JSON object its source sent.
+ */
+export type EventRow = Pick<
+  Selectable<Messages>,
+  'message_id' | 'provider' | 'kind' | 'type' | 'sender' | 'user_id' | 'tenant' | 'provider_timestamp' | 'from_me' | 'authenticated' | 'received_at'
+> & { payload: Record<string, unknown> };
 
 /** The normalized event a stored row holds, as its parser made it (and its verification marked it). */
 export function eventOfRow(row: EventRow): NormalizedEvent {

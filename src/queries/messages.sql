@@ -9,6 +9,95 @@ on conflict ("message_id") do update
 set "duplicate_count" = messages.duplicate_count + excluded.duplicate_count + 1, "last_duplicate_at" = now()
 returning "message_id", (xmax = 0) as "inserted";
 
+-- WorkQueueRepository.lease
+WITH due AS (
+  SELECT message_id, (status = 'processing' AND attempts >= $1::int) AS exhausted
+  FROM messages
+  WHERE status IN ('received', 'processing', 'failed') AND due_at <= now()
+  ORDER BY due_at
+  LIMIT $2::int
+  FOR UPDATE SKIP LOCKED
+)
+UPDATE messages AS m SET
+  status = (CASE WHEN due.exhausted THEN 'dead' ELSE 'processing' END)::message_status,
+  attempts = CASE WHEN due.exhausted THEN m.attempts ELSE m.attempts + 1 END,
+  last_error = CASE WHEN m.status = 'processing'
+    THEN 'lease expired: ' || coalesce(m.leased_by, 'a worker') || ' did not finish attempt ' || m.attempts
+    ELSE m.last_error END,
+  lease_token = CASE WHEN due.exhausted THEN NULL ELSE gen_random_uuid() END,
+  leased_by = CASE WHEN due.exhausted THEN NULL ELSE $3::text END,
+  due_at = now() + $4::int * interval '1 second'
+FROM due
+WHERE m.message_id = due.message_id
+RETURNING m.message_id, m.provider::text, m.kind::text, m.type, m.sender, m.user_id, m.tenant, m.provider_timestamp, m.from_me, m.authenticated, m.replays, m.payload,
+  m.received_at, m.attempts, m.status::text, m.lease_token::text,
+  (SELECT coalesce(jsonb_object_agg(s.step, s.result), '{}'::jsonb) FROM message_steps s WHERE s.message_id = m.message_id) AS completed;
+
+-- WorkQueueRepository.record
+WITH input AS (
+  SELECT * FROM unnest($1::text[], $2::uuid[],
+    $3::text[], $4::text[],
+    $5::int[], $6::bool[])
+    AS i(message_id, token, step, result, attempt, finish)
+), owned AS (
+  SELECT i.* FROM input i JOIN messages m ON m.message_id = i.message_id AND m.lease_token = i.token
+  ORDER BY i.message_id
+  FOR UPDATE OF m
+), recorded AS (
+  INSERT INTO message_steps (message_id, step, result, attempt)
+  SELECT message_id, step, result::jsonb, attempt FROM owned WHERE step IS NOT NULL
+  ON CONFLICT (message_id, step) DO NOTHING
+), finished AS (
+  UPDATE messages m SET status = 'processed', processed_at = now(), lease_token = NULL, leased_by = NULL
+  FROM owned o WHERE m.message_id = o.message_id AND o.finish
+)
+SELECT message_id FROM owned;
+
+-- WorkQueueRepository.fail
+WITH f AS (
+  SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[],
+    $4::text[], $5::int[]) AS f(message_id, token, step, error, delay_ms)
+), owned AS (
+  SELECT f.* FROM f JOIN messages m ON m.message_id = f.message_id AND m.lease_token = f.token
+  ORDER BY f.message_id
+  FOR UPDATE OF m
+), failed AS (
+  UPDATE messages AS m SET
+    status = (CASE WHEN m.attempts >= $6::int THEN 'dead' ELSE 'failed' END)::message_status,
+    due_at = now() + o.delay_ms * interval '1 millisecond',
+    last_error = o.error, lease_token = NULL, leased_by = NULL
+  FROM owned o
+  WHERE m.message_id = o.message_id
+  RETURNING m.message_id, m.status, m.attempts, o.step, o.error
+), logged AS (
+  INSERT INTO event_history (message_id, kind, step, attempt, dead, error)
+  SELECT message_id, 'attempt', left(step, 64), attempts, status = 'dead', error FROM failed
+)
+SELECT message_id, status::text FROM failed;
+
+-- WorkQueueRepository.renew
+WITH owned AS (
+  SELECT m.message_id FROM unnest($1::text[], $2::uuid[]) AS r(message_id, token)
+  JOIN messages m ON m.message_id = r.message_id AND m.lease_token = r.token
+  ORDER BY m.message_id
+  FOR UPDATE OF m
+)
+UPDATE messages AS m SET due_at = now() + $3::int * interval '1 second'
+FROM owned o WHERE m.message_id = o.message_id
+RETURNING m.lease_token::text AS token;
+
+-- WorkQueueRepository.release
+WITH owned AS (
+  SELECT m.message_id FROM unnest($1::text[], $2::uuid[]) AS r(message_id, token)
+  JOIN messages m ON m.message_id = r.message_id AND m.lease_token = r.token
+  ORDER BY m.message_id
+  FOR UPDATE OF m
+)
+UPDATE messages AS m SET
+  status = (CASE WHEN m.attempts <= 1 THEN 'received' ELSE 'failed' END)::message_status,
+  attempts = greatest(m.attempts - 1, 0), due_at = now(), lease_token = NULL, leased_by = NULL
+FROM owned o WHERE m.message_id = o.message_id;
+
 -- MessagesRepository.claimOneByOne (insert)
 insert into "messages" ("message_id", "provider", "kind", "type", "sender", "user_id", "tenant", "provider_timestamp", "from_me", "authenticated", "payload", "duplicate_count", "last_duplicate_at")
 values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, now());

@@ -1,7 +1,9 @@
 import { findReceipts, mergeUpdate, purgeReceipts } from '../deliveries/deliveries.sql.js';
+import { DELIVERIES, finishDeliveries, leaseDeliveries } from '../destinations/delivery-queue.sql.js';
 import { destinationStateSql } from '../destinations/destination-gates.repository.js';
 import { backlogByDestination, createDeliveries, replayDeliveriesOf, replayDeliveryBatch } from '../destinations/destination-jobs.sql.js';
 import { PING } from '../health/health.indicators.js';
+import { failAttempts, INBOX, leaseEvents, recordSteps } from '../inbox/work-queue.sql.js';
 import { activityGroups, processedByBucket } from '../inspection/activity.repository.js';
 import type { BulkReplayRequest } from '../inspection/bulk-replay-request.js';
 import { countReplayable } from '../inspection/bulk-replay.repository.js';
@@ -28,11 +30,19 @@ const cursor = { receivedAtMicros: '1767225600000000', id: 'meta:msg:wamid.1' };
 const bulk = (destination: string | null, fromStart: boolean): BulkReplayRequest => ({
   filter: { tenant: '1234' }, status: null, statuses: ['dead', 'failed'], destination, fromStart,
 });
+const token = '00000000-0000-0000-0000-000000000001';
 const window = { bucketSeconds: 60, buckets: 60, from: new Date(0), to: new Date(3_600_000) };
 
 export const SNAPSHOTS: Record<string, SnapshotFile> = {
   messages: {
     'MessagesRepository.claimBatch': bound(claimBatch, claimArrays([claimRow])),
+    'WorkQueueRepository.lease': bound(leaseEvents, { maxAttempts: 5, limit: 10, workerId: 'worker-1', leaseSeconds: 30 }),
+    'WorkQueueRepository.record': bound(recordSteps, {
+      keys: [claimRow.key], tokens: [token], steps: ['forward'], results: ['{}'], attempts: [1], finish: [true],
+    }),
+    'WorkQueueRepository.fail': bound(failAttempts, { keys: [claimRow.key], tokens: [token], steps: ['forward'], errors: ['HTTP 503'], delays: [1000], maxAttempts: 5 }),
+    'WorkQueueRepository.renew': bound(INBOX.renew, { message_id: [claimRow.key], tokens: [token], leaseSeconds: 30 }),
+    'WorkQueueRepository.release': bound(INBOX.release, { message_id: [claimRow.key], tokens: [token] }),
     'MessagesRepository.claimOneByOne (insert)': insertOne(db, claimRow),
     'MessagesRepository.claimOneByOne (redelivery)': recordRedelivery(db, claimRow.key, 1),
     'RetentionRepository.purgeFinishedEvents': purgeFinished('processed', 7, 1000, 30),
@@ -52,6 +62,14 @@ export const SNAPSHOTS: Record<string, SnapshotFile> = {
     'BulkReplayRepository.count (events)': countReplayable(db, bulk(null, false)),
   },
   destination_jobs: {
+    'DestinationJobsRepository.lease': bound(leaseDeliveries, {
+      names: ['crm'], maxAttempts: [5], quotas: [10], perSecond: [null], burst: [null], ordered: [true], windowMs: [0], limit: 10, workerId: 'worker-1', leaseSeconds: 30,
+    }),
+    'DestinationJobsRepository.finish': bound(finishDeliveries, {
+      messageIds: [claimRow.key], destinations: ['crm'], tokens: [token], results: ['{}'], errors: [null], delays: [0], maxAttempts: [5],
+    }),
+    'DestinationLeasesRepository.renew': bound(DELIVERIES.renew, { message_id: [claimRow.key], destination: ['crm'], tokens: [token], leaseSeconds: 30 }),
+    'DestinationLeasesRepository.release': bound(DELIVERIES.release, { message_id: [claimRow.key], destination: ['crm'], tokens: [token] }),
     'DestinationJobsRepository.create': createDeliveries(claimRow.key, [{ destination: 'crm', conversation: null, after: null }], 0, { at: new Date(0), receivedAt: new Date(0) }),
     'MessageInspectionRepository.replayDeliveries': replayDeliveriesOf(claimRow.key, 'crm'),
     'BulkReplayRepository.replayBatch (deliveries)': replayDeliveryBatch([...eventConditions({ tenant: '1234' }), m('j.destination', '=', 'crm'), statusIn('j', ['dead', 'failed'])], 'crm', 100, false),

@@ -1,7 +1,12 @@
+import { sql, type RawBuilder } from 'kysely';
+import { compileOnly } from '../database/compile-only.js';
+import type { PreparedStatement } from '../database/prepared-statement.js';
 import { QueueStatements } from './queue-statements.js';
 
-const oneLine = (sql: string) => sql.replace(/\s+/g, ' ').trim();
-const placeholders = (sql: string) => [...new Set(sql.match(/\$\d+/g))].sort();
+const text = (statement: PreparedStatement<never, unknown> | RawBuilder<unknown>) =>
+  'bind' in statement ? statement.bind({} as never).sql : statement.compile(compileOnly()).sql;
+const oneLine = (statement: PreparedStatement<never, unknown> | RawBuilder<unknown>) => text(statement).replace(/\s+/g, ' ').trim();
+const placeholders = (statement: PreparedStatement<never, unknown> | RawBuilder<unknown>) => [...new Set(text(statement).match(/\$\d+/g))].sort();
 
 describe('QueueStatements', () => {
   const deliveries = new QueueStatements({ name: 'destination_jobs', alias: 'j', keys: ['message_id', 'destination'] });
@@ -23,10 +28,12 @@ describe('QueueStatements', () => {
   });
 
   it('leases after the caller’s own parameters, from its `due` rows', () => {
-    const update = oneLine(inbox.leaseUpdate(3, { returning: 'm.message_id' }));
-    expect(placeholders(update)).toEqual(['$3', '$4']);
+    // The caller's statement has two parameters of its own before the lease.
+    const statement = sql`SELECT ${1}, ${2} ${inbox.leaseUpdate('worker-1', 30, { returning: 'm.message_id' })}`;
+    expect(placeholders(statement)).toEqual(['$1', '$2', '$3', '$4']);
+    const update = oneLine(statement);
     expect(update).toContain("leased_by = CASE WHEN due.exhausted THEN NULL ELSE $3::text END, due_at = now() + $4::int * interval '1 second' FROM due WHERE m.message_id = due.message_id RETURNING m.message_id");
-    expect(oneLine(deliveries.leaseUpdate(9, { from: 'due, messages m', where: ' AND m.message_id = j.message_id', returning: '*' })))
+    expect(oneLine(deliveries.leaseUpdate('worker-1', 30, { from: 'due, messages m', where: ' AND m.message_id = j.message_id', returning: '*' })))
       .toContain('FROM due, messages m WHERE j.message_id = due.message_id AND j.destination = due.destination AND m.message_id = j.message_id RETURNING *');
   });
 });
