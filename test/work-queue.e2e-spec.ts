@@ -1,4 +1,4 @@
-import { validateConfig } from '../src/config/app-config.js';
+import { validateConfig } from './support/settings.js';
 import { applyMigrations } from '../src/migrations/migrator.js';
 import { PrismaService } from '../src/prisma/prisma.service.js';
 import type { LeasedEvent } from '../src/inbox/leased-event.js';
