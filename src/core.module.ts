@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { EnvironmentSettings } from './config/settings/environment.settings.js';
-import { LoggingSettings } from './config/settings/logging.settings.js';
+import { LoggingSettings } from './logging/logging.settings.js';
 import { ConfigModule } from './config/config.module.js';
+import { SETTINGS } from './settings.js';
 import { DatabaseModule } from './database/database.module.js';
 import { loggerOptions } from './logging/logger-options.js';
 import { MetricsModule } from './metrics/metrics.module.js';
@@ -15,7 +16,7 @@ import { WorkerModule } from './inbox/worker.module.js';
 /** Everything but HTTP: what `npm run start:worker` runs, and the base of AppModule. */
 @Module({
   imports: [
-    ConfigModule,
+    ConfigModule.forRoot(SETTINGS),
     LoggerModule.forRootAsync({
       inject: [LoggingSettings, EnvironmentSettings],
       useFactory: (logging: LoggingSettings, environment: EnvironmentSettings) => loggerOptions({ ...environment, ...logging }),

@@ -6,12 +6,13 @@ import { createApp } from './app.setup.js';
 import { listeningOn } from './common/listen-address.js';
 import { startLine } from './common/start-line.js';
 import { CONSOLE_DIR } from './operator-console/serve-console.js';
-import { validateConfig } from './config/app-config.js';
-import { ConsoleSettings } from './config/settings/console.settings.js';
-import { HttpSettings } from './config/settings/http.settings.js';
-import { IngestSettings } from './config/settings/ingest.settings.js';
-import { WorkerSettings } from './config/settings/worker.settings.js';
+import { loadSettings } from './config/load-settings.js';
+import { ConsoleSettings } from './operator-console/console.settings.js';
+import { HttpSettings } from './http/http.settings.js';
+import { IngestSettings } from './sources/ingest.settings.js';
+import { WorkerSettings } from './queue/worker.settings.js';
 import { embeddedNotice, useEmbeddedDatabaseIfUnconfigured } from './embedded/embedded-mode.js';
+import { SETTINGS } from './settings.js';
 import { exitCleanlyOnSignals } from './shutdown.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
@@ -21,7 +22,7 @@ const embedded = await useEmbeddedDatabaseIfUnconfigured(process.env).catch((err
 });
 
 try {
-  validateConfig(process.env); // fail fast, naming the variable, before anything connects
+  loadSettings(process.env, SETTINGS); // fail fast, naming the variable, before anything connects
 } catch (error) {
   console.error((error as Error).message);
   process.exit(1);

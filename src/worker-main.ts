@@ -4,12 +4,13 @@ import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { withNestChatterAtDebug } from './logging/nest-chatter.js';
 import { listeningOn } from './common/listen-address.js';
-import { validateConfig } from './config/app-config.js';
-import { HttpSettings } from './config/settings/http.settings.js';
-import { MetricsSettings } from './config/settings/metrics.settings.js';
-import { WorkerSettings } from './config/settings/worker.settings.js';
+import { loadSettings } from './config/load-settings.js';
+import { HttpSettings } from './http/http.settings.js';
+import { MetricsSettings } from './metrics/metrics.settings.js';
+import { WorkerSettings } from './queue/worker.settings.js';
 import { serveWorkerMetrics } from './metrics/metrics-server.js';
 import { MetricsService } from './metrics/metrics.service.js';
+import { SETTINGS } from './settings.js';
 import { exitCleanlyOnSignals } from './shutdown.js';
 import { CoreModule } from './core.module.js';
 
@@ -23,7 +24,7 @@ if (!process.env.DATABASE_URL) {
 }
 
 try {
-  validateConfig(process.env);
+  loadSettings(process.env, SETTINGS);
 } catch (error) {
   console.error((error as Error).message);
   process.exit(1);

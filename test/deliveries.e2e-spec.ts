@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
-import { validateConfig } from '../src/config/app-config.js';
+import { validateConfig } from './support/settings.js';
 import { Database } from '../src/database/database.js';
 import { DeliveriesRepository, type DeliveryRecord } from '../src/deliveries/deliveries.repository.js';
 import type { DeliveryStatus, DeliveryUpdate } from '../src/sources/receipt-update.js';

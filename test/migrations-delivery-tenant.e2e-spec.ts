@@ -2,7 +2,7 @@ import { cp, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from '../src/database/database.js';
-import { validateConfig } from '../src/config/app-config.js';
+import { validateConfig } from './support/settings.js';
 import { DeliveriesRepository } from '../src/deliveries/deliveries.repository.js';
 import type { DeliveryUpdate } from '../src/sources/receipt-update.js';
 import { DEFAULT_MIGRATIONS_DIR, readMigrationFiles } from '../src/migrations/migration-files.js';

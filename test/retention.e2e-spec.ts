@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { Logger, type INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import pg from 'pg';
-import { validateConfig } from '../src/config/app-config.js';
+import { validateConfig } from './support/settings.js';
 import { Database } from '../src/database/database.js';
 import type { ClaimRow } from '../src/messages/claim-row.js';
 import { MessagesRepository } from '../src/messages/messages.repository.js';

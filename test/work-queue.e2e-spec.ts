@@ -1,4 +1,4 @@
-import { validateConfig } from '../src/config/app-config.js';
+import { validateConfig } from './support/settings.js';
 import { applyMigrations } from '../src/migrations/migrator.js';
 import { Database } from '../src/database/database.js';
 import { PrismaService } from '../src/prisma/prisma.service.js';

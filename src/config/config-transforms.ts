@@ -16,3 +16,6 @@ export const toList = ({ value }: { value: unknown }) =>
 
 /** Same-named constraint message for every item of a list setting. */
 export const eachItem = (message: string) => ({ each: true, message });
+
+/** An HTTP header name (RFC 9110 token), as a custom-header credential is configured. */
+export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -1,19 +1,19 @@
-import { Global, Module, type Provider } from '@nestjs/common';
-import { AppConfig, mergeSettings } from './app-config.js';
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { LoadedSettings, loadSettings } from './load-settings.js';
-import { SETTINGS } from './settings-registry.js';
+import type { SettingsClass } from './settings/setting.js';
 
 /**
  * Validates the environment once at boot and provides each feature's settings class on its
- * own, so a feature injects only what it reads; AppConfig, every feature's fields together,
- * stays provided for the code not yet switched.
+ * own, so a feature injects only what it reads. The classes are handed in (src/settings.ts):
+ * this mechanism imports no feature.
  */
-const providers: Provider[] = [
-  { provide: LoadedSettings, useFactory: () => loadSettings(process.env, SETTINGS) },
-  ...SETTINGS.map((settings) => ({ provide: settings, inject: [LoadedSettings], useFactory: (loaded: LoadedSettings) => loaded.get(settings) })),
-  { provide: AppConfig, inject: [LoadedSettings], useFactory: mergeSettings },
-];
-
-@Global()
-@Module({ providers, exports: [LoadedSettings, AppConfig, ...SETTINGS] })
-export class ConfigModule {}
+@Module({})
+export class ConfigModule {
+  static forRoot(classes: readonly SettingsClass[]): DynamicModule {
+    const providers: Provider[] = [
+      { provide: LoadedSettings, useFactory: () => loadSettings(process.env, classes) },
+      ...classes.map((settings) => ({ provide: settings, inject: [LoadedSettings], useFactory: (loaded: LoadedSettings) => loaded.get(settings) })),
+    ];
+    return { module: ConfigModule, global: true, providers, exports: [LoadedSettings, ...classes] };
+  }
+}

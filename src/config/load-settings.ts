@@ -12,7 +12,7 @@ export class LoadedSettings {
 
   get<T extends object>(settings: SettingsClass<T>): T {
     const found = this.byClass.get(settings);
-    if (!found) throw new Error(`${settings.name} is not registered (src/config/settings-registry.ts)`);
+    if (!found) throw new Error(`${settings.name} is not registered (src/settings.ts)`);
     return found as T;
   }
 

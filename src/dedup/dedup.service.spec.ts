@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { OverloadedError, StoreUnavailableError } from '../common/domain-errors.js';
-import { validateConfig } from '../config/app-config.js';
+import { validateConfig } from '../../test/support/settings.js';
 import type { NormalizedEvent } from '../events/normalized-event.js';
 import type { ClaimRow } from '../messages/claim-row.js';
 import type { MessagesRepository } from '../messages/messages.repository.js';
@@ -18,7 +18,7 @@ function serviceWith(claimBatch: (rows: ClaimRow[]) => Promise<Set<string>>) {
   const repository = { claimBatch: jest.fn(claimBatch), claimOneByOne: jest.fn() };
   const config = validateConfig({ DATABASE_URL: 'postgresql://x@127.0.0.1/db', DB_POOL_SIZE: '2', CLAIM_QUEUE_MAX_EVENTS: '1000' });
   const metrics = { claimShed: jest.fn() };
-  return { dedup: new DedupService(repository as unknown as MessagesRepository, config, metrics as unknown as MetricsService), repository, metrics };
+  return { dedup: new DedupService(repository as unknown as MessagesRepository, config, config, metrics as unknown as MetricsService), repository, metrics };
 }
 
 describe('DedupService', () => {

@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { OverloadedError, StoreUnavailableError } from '../common/domain-errors.js';
 import { FlushFailure, GroupCommit, QueueFullError, RetryAlone } from '../queue/group-commit.js';
-import { AppConfig } from '../config/app-config.js';
+import { DatabaseSettings } from '../prisma/database.settings.js';
+import { IngestSettings } from '../sources/ingest.settings.js';
 import type { NormalizedEvent } from '../events/normalized-event.js';
 import type { ClaimOutcome, ClaimRow } from '../messages/claim-row.js';
 import { isDataError, isUniqueViolation, withConflictRetries } from '../queue/database-errors.js';
@@ -36,7 +37,8 @@ export class DedupService {
 
   constructor(
     private readonly messages: MessagesRepository,
-    config: AppConfig,
+    database: DatabaseSettings,
+    ingest: IngestSettings,
     private readonly metrics: MetricsService,
   ) {
     this.batcher = new GroupCommit((requests) => this.claimRequests(requests), {
@@ -44,12 +46,12 @@ export class DedupService {
       // next, so under load statements grow instead of multiplying (fewer commits, less CPU on both
       // sides; one, two and five measured in bench/README.md). Two rather than one, so a statement
       // stuck on a row lock does not hold every delivery of the process. Never more than half the pool.
-      maxConcurrentFlushes: Math.max(1, Math.min(CLAIM_STATEMENTS_IN_FLIGHT, Math.floor(config.DB_POOL_SIZE / 2))),
+      maxConcurrentFlushes: Math.max(1, Math.min(CLAIM_STATEMENTS_IN_FLIGHT, Math.floor(database.DB_POOL_SIZE / 2))),
       maxItemsPerFlush: MAX_EVENTS_PER_FLUSH,
       sizeOf: (row) => row.payload.length,
       maxSizePerFlush: MAX_PAYLOAD_PER_FLUSH,
-      maxQueuedItems: config.CLAIM_QUEUE_MAX_EVENTS,
-      maxQueuedSize: config.CLAIM_QUEUE_MAX_MB * 1024 * 1024,
+      maxQueuedItems: ingest.CLAIM_QUEUE_MAX_EVENTS,
+      maxQueuedSize: ingest.CLAIM_QUEUE_MAX_MB * 1024 * 1024,
     });
   }
 

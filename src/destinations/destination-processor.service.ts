@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { FlushFailure, GroupCommit, workerWriteLimits } from '../queue/group-commit.js';
-import { DatabaseSettings } from '../config/settings/database.settings.js';
-import { WorkerSettings } from '../config/settings/worker.settings.js';
+import { DatabaseSettings } from '../prisma/database.settings.js';
+import { WorkerSettings } from '../queue/worker.settings.js';
 import { ForwardClient, ForwardFailure } from '../outbound/forward-client.js';
 import { LeaseLostError, ShutdownInterruption } from '../queue/attempt-interruptions.js';
 import type { JobProcessor, ProcessOutcome } from '../queue/job-queue.js';

@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { DatabaseSettings } from '../config/settings/database.settings.js';
-import { WorkerSettings } from '../config/settings/worker.settings.js';
+import { DatabaseSettings } from '../prisma/database.settings.js';
+import { WorkerSettings } from '../queue/worker.settings.js';
 import type { ProcessingOutcome } from '../metrics/metric-labels.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import type { JobQueue } from '../queue/job-queue.js';

@@ -1,4 +1,4 @@
-import { keyBytes, MIN_KEY_BYTES, WHSEC_PATTERN } from '../config/source-settings.js';
+import { keyBytes, MIN_KEY_BYTES, WHSEC_PATTERN } from '../config/whsec.js';
 import type { EventKind, ProviderName } from '../events/normalized-event.js';
 import { checkKeys, isMapping, ownValue, type ReportProblem } from '../common/settings-file.js';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DestinationsSettings } from '../config/settings/destinations.settings.js';
-import { StepsSettings } from '../config/settings/steps.settings.js';
-import { WorkerSettings } from '../config/settings/worker.settings.js';
+import { DestinationsSettings } from './destinations.settings.js';
+import { StepsSettings } from '../outbound/steps.settings.js';
+import { WorkerSettings } from '../queue/worker.settings.js';
 import { forwardTarget, type ForwardTarget } from '../outbound/forward-client.js';
 import type { Destination } from './destination.js';
 import { loadDestinationsFile } from './destinations-file.js';

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { HttpSettings } from '../config/settings/http.settings.js';
+import type { HttpSettings } from './http.settings.js';
 
 /** Longer than the usual load balancers' idle timeout (60 s), so they never reuse a connection the service has closed. */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;

@@ -2,7 +2,7 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import type { Request } from 'express';
 import { UnauthorizedError } from '../common/domain-errors.js';
 import { safeEqual } from '../common/safe-equal.js';
-import { TrustSettings } from '../config/settings/trust.settings.js';
+import { TrustSettings } from '../sources/trust.settings.js';
 
 /** With INSPECTION_API_KEY set, the inspection API wants `Authorization: Bearer <key>`, any of the configured keys (rotation). */
 @Injectable()

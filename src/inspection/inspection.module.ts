@@ -1,6 +1,6 @@
 import { Logger, Module, type OnModuleInit } from '@nestjs/common';
 import { EnvironmentSettings } from '../config/settings/environment.settings.js';
-import { TrustSettings } from '../config/settings/trust.settings.js';
+import { TrustSettings } from '../sources/trust.settings.js';
 import { DeliveriesModule } from '../deliveries/deliveries.module.js';
 import { DestinationsModule } from '../destinations/destinations.module.js';
 import { ActivityRepository } from './activity.repository.js';

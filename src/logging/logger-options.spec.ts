@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Options } from 'pino-http';
 import { pinoHttp } from 'pino-http';
-import { validateConfig } from '../config/app-config.js';
+import { validateConfig } from '../../test/support/settings.js';
 import { loggerOptions, readableByAPerson, requestId } from './logger-options.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

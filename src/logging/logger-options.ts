@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
 import type { EnvironmentSettings } from '../config/settings/environment.settings.js';
-import type { LoggingSettings } from '../config/settings/logging.settings.js';
+import type { LoggingSettings } from './logging.settings.js';
 import { credentialHeaders } from '../sources/source-registry.js';
 import { redactPhoneNumbers } from './redact.js';
 

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { IngestSettings } from '../config/settings/ingest.settings.js';
-import { MetricsSettings } from '../config/settings/metrics.settings.js';
+import { IngestSettings } from '../sources/ingest.settings.js';
+import { MetricsSettings } from './metrics.settings.js';
 import { MetricsService } from './metrics.service.js';
 
 /**

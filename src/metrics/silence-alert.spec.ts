@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { validateConfig } from '../config/app-config.js';
+import { validateConfig } from '../../test/support/settings.js';
 import type { NormalizedEvent } from '../events/normalized-event.js';
 import type { InboxStatsRepository } from './inbox-stats.repository.js';
 import { MetricsService } from './metrics.service.js';

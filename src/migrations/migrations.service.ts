@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { DatabaseSettings } from '../config/settings/database.settings.js';
+import { DatabaseSettings } from '../prisma/database.settings.js';
 import { DEFAULT_MIGRATIONS_DIR } from './migration-files.js';
 import { applyMigrations } from './migrator.js';
 

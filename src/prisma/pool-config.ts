@@ -1,5 +1,5 @@
 import type { PoolConfig } from 'pg';
-import type { DatabaseSettings } from '../config/settings/database.settings.js';
+import type { DatabaseSettings } from './database.settings.js';
 
 /** One place for how this service talks to PostgreSQL: fail fast when it is unreachable. */
 export function poolConfig(config: DatabaseSettings): PoolConfig {

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { DatabaseSettings } from '../config/settings/database.settings.js';
+import { DatabaseSettings } from './database.settings.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { poolConfig } from './pool-config.js';
 

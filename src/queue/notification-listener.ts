@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import pg from 'pg';
-import type { DatabaseSettings } from '../config/settings/database.settings.js';
+import type { DatabaseSettings } from '../prisma/database.settings.js';
 import { poolConfig } from '../prisma/pool-config.js';
 
 const MAX_RECONNECT_DELAY_MS = 30_000;

@@ -1,4 +1,4 @@
-import { validateConfig } from '../config/app-config.js';
+import { validateConfig } from '../../test/support/settings.js';
 
 const base = { DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/db' };
 

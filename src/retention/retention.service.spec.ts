@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
-import { validateConfig } from '../config/app-config.js';
+import { validateConfig } from '../../test/support/settings.js';
 import type { InboxStatsRepository } from '../metrics/inbox-stats.repository.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import type { RetentionRepository } from './retention.repository.js';

@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { RetentionSettings } from '../config/settings/retention.settings.js';
+import { RetentionSettings } from './retention.settings.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { RetentionRepository, type FinishedStatus } from './retention.repository.js';
 

@@ -1,3 +1,4 @@
+import type { SettingsClass } from '../config/settings/setting.js';
 import type { JsonObject } from './shared/payload-values.js';
 import type { StatusReader } from './shared/status-ladder.js';
 import type { WebhookSource } from './webhook-source.js';
@@ -31,14 +32,19 @@ export interface Tenancy {
  * The registry lists one per source; names, dependency injection, detection, the status and
  * reference tables, log redaction and the OpenAPI enums are derived from that list.
  */
-export interface SourceDescriptor<N extends string = string, C = never> {
+export interface SourceDescriptor<N extends string = string> {
   /** In the URL (/webhook/<name>), the `provider` field and column, WEBHOOK_PROVIDERS and metric labels. */
   readonly name: N;
   /**
-   * The class that verifies and parses its webhook requests, built by Nest with the settings
-   * it declares (`C`, injected as SOURCE_CONFIG; the registry checks that AppConfig has them).
+   * The class that verifies and parses its webhook requests, built by Nest: it injects its own
+   * settings class (and any other feature's it reads).
    */
-  readonly source: new (config: C) => WebhookSource;
+  readonly source: new (...settings: never[]) => WebhookSource;
+  /**
+   * Its settings (`<name>.settings.ts`): validated at boot with every feature's, printed in
+   * docs/configuration.md under the source's own heading, and injectable by its class.
+   */
+  readonly settings?: SettingsClass;
   readonly detection?: BodyDetection;
   /** Reads its status events onto the receipt ladder (sent → delivered → read → played; failed). */
   readonly readStatus: StatusReader;

@@ -17,13 +17,9 @@ export const SOURCES = [meta, wasender, generic, twilio, dialog360, waha, evolut
 
 export type SourceName = (typeof SOURCES)[number]['name'];
 
-/** Every setting the registered classes declare they read: what SOURCE_CONFIG must provide. */
-export type SourceConfig = UnionToIntersection<(typeof SOURCES)[number] extends infer D ? (D extends SourceDescriptor<string, infer C> ? C : never) : never>;
-type UnionToIntersection<U> = (U extends unknown ? (union: U) => void : never) extends (intersection: infer I) => void ? I : never;
-
-const registered: SourceDescriptor<string, never>[] = [];
-const byName = new Map<string, SourceDescriptor<string, never>>();
-let detectors: SourceDescriptor<string, never>[] = [];
+const registered: SourceDescriptor[] = [];
+const byName = new Map<string, SourceDescriptor>();
+let detectors: SourceDescriptor[] = [];
 
 /**
  * Every registered source's name. registerSources adds to this very array: validators built
@@ -36,7 +32,7 @@ export const SOURCE_NAMES: readonly SourceName[] = [];
  * the app is built: the app reads the registry when it starts (its sources, log redaction, the
  * OpenAPI document). A name already registered is refused.
  */
-export function registerSources(...descriptors: readonly SourceDescriptor<string, never>[]): void {
+export function registerSources(...descriptors: readonly SourceDescriptor[]): void {
   for (const descriptor of descriptors) {
     if (byName.has(descriptor.name)) throw new Error(`source ${descriptor.name} is already registered`);
     registered.push(descriptor);
@@ -49,12 +45,12 @@ export function registerSources(...descriptors: readonly SourceDescriptor<string
 }
 registerSources(...SOURCES);
 
-export function registeredSources(): readonly SourceDescriptor<string, never>[] {
+export function registeredSources(): readonly SourceDescriptor[] {
   return registered;
 }
 
 /** The descriptor of a registered source; throws for any other name (an event's source is always registered). */
-export function sourceDescriptor(name: string): SourceDescriptor<string, never> {
+export function sourceDescriptor(name: string): SourceDescriptor {
   const descriptor = byName.get(name);
   if (descriptor === undefined) throw new Error(`no source ${name} is registered`);
   return descriptor;

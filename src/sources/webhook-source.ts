@@ -2,7 +2,7 @@ import { SignatureError } from '../common/domain-errors.js';
 import { JSON_BODY, type BodyFormat } from './body-formats.js';
 import type { NormalizedEvent } from './shared/normalized-event.js';
 import type { JsonObject } from './shared/payload-values.js';
-import type { TenantCredentials } from './source-config.js';
+import type { TenantCredentials } from './tenant-credentials.js';
 import type { SourceName } from './source-registry.js';
 import { checkTenants, tenantOfBinding } from './tenant-check.js';
 import type { WebhookRequest } from './webhook-request.js';

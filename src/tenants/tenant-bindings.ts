@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../config/app-config.js';
+import { TrustSettings } from '../sources/trust.settings.js';
+import { WasenderSettings } from '../sources/wasender/wasender.settings.js';
 import type { ProviderName } from '../events/normalized-event.js';
 import { loadTenantsFile, TenantsFileError, type TenantBinding } from './tenants-file.js';
 
@@ -11,12 +12,12 @@ import { loadTenantsFile, TenantsFileError, type TenantBinding } from './tenants
 export class TenantBindings {
   private readonly bySource = new Map<ProviderName, TenantBinding[]>();
 
-  constructor(config: AppConfig) {
-    const all = config.TENANTS_FILE === undefined ? [] : loadTenantsFile(config.TENANTS_FILE);
+  constructor(trust: TrustSettings, wasender: WasenderSettings) {
+    const all = trust.TENANTS_FILE === undefined ? [] : loadTenantsFile(trust.TENANTS_FILE);
     for (const binding of all) this.bySource.set(binding.source, [...(this.bySource.get(binding.source) ?? []), binding]);
     // The file's secret names the WASender tenant; a second, global answer would contradict it.
-    if (this.bySource.has('wasender') && config.WASENDER_TENANT !== undefined) {
-      throw new TenantsFileError([`TENANTS_FILE ${config.TENANTS_FILE}: binds wasender tenants, so WASENDER_TENANT must be unset (each secret names its tenant)`]);
+    if (this.bySource.has('wasender') && wasender.WASENDER_TENANT !== undefined) {
+      throw new TenantsFileError([`TENANTS_FILE ${trust.TENANTS_FILE}: binds wasender tenants, so WASENDER_TENANT must be unset (each secret names its tenant)`]);
     }
   }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parseDocument } from 'yaml';
-import { keyBytes, MIN_KEY_BYTES, WHSEC_PATTERN } from '../config/source-settings.js';
+import { keyBytes, MIN_KEY_BYTES, WHSEC_PATTERN } from '../config/whsec.js';
 import { checkKeys, isMapping, ownValue } from '../common/settings-file.js';
 import { MAX_TENANT_LENGTH, PROVIDER_NAMES, type ProviderName } from '../events/normalized-event.js';
 

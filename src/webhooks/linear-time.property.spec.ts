@@ -6,7 +6,7 @@ import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks.js';
 import { Webhook } from 'standardwebhooks';
 import { DomainError } from '../common/domain-errors.js';
 import { toStorableJson } from '../common/storable-json.js';
-import { validateConfig } from '../config/app-config.js';
+import { validateConfig } from '../../test/support/settings.js';
 import { evolutionEventName } from '../sources/evolution/evolution-envelope.js';
 import { redactPhoneNumbers } from '../logging/redact.js';
 import { webhookRoute } from './webhook-traffic.js';

@@ -5,11 +5,11 @@ import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { DomainError, SignatureError } from '../common/domain-errors.js';
 import { httpAnswerOf } from '../common/http-answer.js';
 import { INGRESS_SECURITY_HEADERS } from '../http/security-headers.js';
-import { AppConfig } from '../config/app-config.js';
 import { requestId, requestLogLevel } from '../logging/logger-options.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { webhookRequestOutcome, providerLabel, webhookRoute, type WebhookRoute } from './webhook-traffic.js';
 import { JSON_BODY } from '../sources/body-formats.js';
+import { IngestSettings } from '../sources/ingest.settings.js';
 import type { WebhookRequest } from '../sources/webhook-request.js';
 import { checkBodyHeaders, readWebhookBody, type WebhookBody } from './webhook-body.js';
 import { WebhooksService } from './webhooks.service.js';
@@ -35,7 +35,7 @@ export class WebhookIngress implements OnApplicationBootstrap, OnApplicationShut
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly webhooks: WebhooksService,
-    private readonly config: AppConfig,
+    private readonly ingest: IngestSettings,
     private readonly metrics: MetricsService,
     @InjectPinoLogger(WebhookIngress.name) private readonly logger: PinoLogger,
   ) {}
@@ -84,7 +84,7 @@ export class WebhookIngress implements OnApplicationBootstrap, OnApplicationShut
       const format = named?.bodyFormat ?? JSON_BODY;
       checkBodyHeaders(req, format); // 400/415 for a body in the wrong format, before it is read
       if (named) this.webhooks.checkHeaders(named, header); // 401 before the body is read: no credential header, no read
-      read = await readWebhookBody(req, this.config.WEBHOOK_BODY_LIMIT, format);
+      read = await readWebhookBody(req, this.ingest.WEBHOOK_BODY_LIMIT, format);
       const request: WebhookRequest = Object.assign(read, { header, url: req.url ?? '/', urlSuffix: route.suffix }); // keeps `body` decoded on first read
       const { source, ack } = await this.webhooks.receive(request, named);
       const { contentType, body: text } = source.answer(ack);

@@ -1,10 +1,19 @@
 import { Logger, type OnModuleInit, type Type } from '@nestjs/common';
 import type { ModuleRef } from '@nestjs/core';
 import { NotFoundError, SourceDisabledError } from '../common/domain-errors.js';
-import type { AppConfig } from '../config/app-config.js';
+import type { EnvironmentSettings } from '../config/settings/environment.settings.js';
+import type { IngestSettings } from '../sources/ingest.settings.js';
 import { registeredSources, SOURCE_NAMES, type SourceName } from '../sources/source-registry.js';
+import type { TrustSettings } from '../sources/trust.settings.js';
 import type { CredentialedSource, WebhookSource } from '../sources/webhook-source.js';
 import type { TenantBindings } from '../tenants/tenant-bindings.js';
+
+/** What deciding which sources are open reads: WEBHOOK_PROVIDERS, NODE_ENV, WEBHOOK_ALLOW_UNSIGNED. */
+export interface WebhookSourcesSettings {
+  ingest: IngestSettings;
+  environment: EnvironmentSettings;
+  trust: TrustSettings;
+}
 
 /**
  * The webhook sources and which of them are enabled (WEBHOOK_PROVIDERS). At start it enforces
@@ -17,23 +26,23 @@ export class WebhookSources implements OnModuleInit {
   private readonly enabled: ReadonlySet<SourceName>;
 
   /** One instance of every registered source's class, built by Nest with its dependencies (see WebhooksModule). */
-  static async create(moduleRef: ModuleRef, config: AppConfig, tenants: TenantBindings): Promise<WebhookSources> {
+  static async create(moduleRef: ModuleRef, settings: WebhookSourcesSettings, tenants: TenantBindings): Promise<WebhookSources> {
     const sources = await Promise.all(registeredSources().map(async (descriptor) => {
       const source = await moduleRef.create<WebhookSource>(descriptor.source as Type<WebhookSource>);
       if (source.name !== descriptor.name) throw new Error(`source ${descriptor.name}'s class names itself ${source.name}`);
       return source as CredentialedSource;
     }));
-    return new WebhookSources(config, tenants, sources);
+    return new WebhookSources(settings, tenants, sources);
   }
 
   constructor(
-    private readonly config: AppConfig,
+    private readonly settings: WebhookSourcesSettings,
     private readonly tenants: TenantBindings,
     sources: readonly CredentialedSource[],
   ) {
     for (const source of sources) source.bindTenants(tenants.of(source.name));
     this.all = new Map(sources.map((source) => [source.name, source]));
-    this.enabled = new Set(config.WEBHOOK_PROVIDERS);
+    this.enabled = new Set(settings.ingest.WEBHOOK_PROVIDERS);
   }
 
   /**
@@ -52,8 +61,8 @@ export class WebhookSources implements OnModuleInit {
     const problems = enabled.map((source) => source.configurationProblem?.() ?? null).filter((problem) => problem !== null);
     if (problems.length > 0) throw new Error(problems.join('; '));
     const unsigned = enabled.filter((source) => !source.hasCredential);
-    const production = this.config.NODE_ENV === 'production';
-    const refused = unsigned.filter((source) => production && !this.config.WEBHOOK_ALLOW_UNSIGNED.includes(source.name));
+    const production = this.settings.environment.NODE_ENV === 'production';
+    const refused = unsigned.filter((source) => production && !this.settings.trust.WEBHOOK_ALLOW_UNSIGNED.includes(source.name));
     if (refused.length > 0) {
       // One line, read by whoever deploys: what is open and how to close it.
       throw new Error(

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { AppConfig } from '../config/app-config.js';
+import { EnvironmentSettings } from '../config/settings/environment.settings.js';
 import { DedupModule } from '../dedup/dedup.module.js';
-import { SOURCE_CONFIG } from '../sources/source-config.js';
-import type { SourceConfig } from '../sources/source-registry.js';
+import { IngestSettings } from '../sources/ingest.settings.js';
+import { TrustSettings } from '../sources/trust.settings.js';
 import { TenantBindings } from '../tenants/tenant-bindings.js';
 import { WebhookIngress } from './webhook-ingress.js';
 import { WebhookSources } from './webhook-sources.service.js';
@@ -12,7 +12,8 @@ import { WebhooksService } from './webhooks.service.js';
 
 /**
  * The webhook routes. The sources' classes are not listed here: WebhookSources builds one of
- * every class in the source registry (src/sources/source-registry.ts) when the app starts.
+ * every class in the source registry (src/sources/source-registry.ts) when the app starts, each
+ * injecting its own settings class (listed by its descriptor, provided by ConfigModule).
  */
 @Module({
   imports: [DedupModule],
@@ -21,9 +22,12 @@ import { WebhooksService } from './webhooks.service.js';
     WebhooksService,
     WebhookIngress,
     TenantBindings,
-    // The sources read their settings through SOURCE_CONFIG: AppConfig has every field they declare.
-    { provide: SOURCE_CONFIG, inject: [AppConfig], useFactory: (config: AppConfig): SourceConfig => config },
-    { provide: WebhookSources, inject: [ModuleRef, AppConfig, TenantBindings], useFactory: WebhookSources.create },
+    {
+      provide: WebhookSources,
+      inject: [ModuleRef, IngestSettings, EnvironmentSettings, TrustSettings, TenantBindings],
+      useFactory: (moduleRef: ModuleRef, ingest: IngestSettings, environment: EnvironmentSettings, trust: TrustSettings, tenants: TenantBindings) =>
+        WebhookSources.create(moduleRef, { ingest, environment, trust }, tenants),
+    },
   ],
 })
 export class WebhooksModule {}

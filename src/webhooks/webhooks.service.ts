@@ -1,7 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InvalidPayloadError, PayloadTooLargeError, SignatureError, VerificationFailedError } from '../common/domain-errors.js';
-import { AppConfig } from '../config/app-config.js';
 import { DedupService } from '../dedup/dedup.service.js';
+import { RetentionSettings } from '../retention/retention.settings.js';
+import { IngestSettings } from '../sources/ingest.settings.js';
+import { MetaSettings } from '../sources/meta/meta.settings.js';
 import { detectSource } from '../sources/source-registry.js';
 import type { NormalizedEvent } from '../sources/shared/normalized-event.js';
 import { MetricsService } from '../metrics/metrics.service.js';
@@ -26,7 +28,9 @@ export class WebhooksService {
   private readonly rejections = new RejectionLog(this.logger);
 
   constructor(
-    private readonly config: AppConfig,
+    private readonly ingest: IngestSettings,
+    private readonly meta: MetaSettings,
+    private readonly retention: RetentionSettings,
     private readonly sources: WebhookSources,
     private readonly dedup: DedupService,
     private readonly metrics: MetricsService,
@@ -40,7 +44,7 @@ export class WebhooksService {
       return typeof value === 'string' ? value : undefined;
     };
     const token = param('verify_token');
-    const known = token !== undefined && this.config.WHATSAPP_VERIFY_TOKEN.map((expected) => safeEqual(token, expected)).includes(true);
+    const known = token !== undefined && this.meta.WHATSAPP_VERIFY_TOKEN.map((expected) => safeEqual(token, expected)).includes(true);
     if (param('mode') !== 'subscribe' || !known) {
       throw new VerificationFailedError('hub.mode must be subscribe and hub.verify_token must match WHATSAPP_VERIFY_TOKEN');
     }
@@ -81,9 +85,9 @@ export class WebhooksService {
     // Parsing checks the events' tenants against the credential's (TENANTS_FILE): a 401 too.
     const events = this.rejectedIf(source, () => source.parse(request, verification));
     if (events.length === 0) throw new InvalidPayloadError(`no event with an idempotency key in the body (${source.name} payload)`);
-    if (events.length > this.config.WEBHOOK_MAX_EVENTS) {
+    if (events.length > this.ingest.WEBHOOK_MAX_EVENTS) {
       // Before anything is stored, so the same request sent again gets the same answer.
-      throw new PayloadTooLargeError(`the delivery carries ${events.length} events, more than WEBHOOK_MAX_EVENTS (${this.config.WEBHOOK_MAX_EVENTS}): split it`);
+      throw new PayloadTooLargeError(`the delivery carries ${events.length} events, more than WEBHOOK_MAX_EVENTS (${this.ingest.WEBHOOK_MAX_EVENTS}): split it`);
     }
     const results = await this.claimFresh(events);
     this.metrics.eventsClaimed(events, results);
@@ -112,11 +116,11 @@ export class WebhooksService {
   /** Claims the events that are not stale; stale ones are answered as such and never stored. */
   private async claimFresh(events: NormalizedEvent[]): Promise<EventResult[]> {
     const now = Date.now();
-    const stale = events.map((event) => isStale(event, this.config.RETENTION_DAYS, now));
+    const stale = events.map((event) => isStale(event, this.retention.RETENTION_DAYS, now));
     const staleCount = stale.filter(Boolean).length;
     if (staleCount === 0) return (await this.dedup.claim(events)).map((claim) => claim.result);
     this.logger.warn(
-      `ignored ${staleCount} ${events[0].provider} event(s) whose provider time is more than ${this.config.RETENTION_DAYS} days old ` +
+      `ignored ${staleCount} ${events[0].provider} event(s) whose provider time is more than ${this.retention.RETENTION_DAYS} days old ` +
         '(RETENTION_DAYS): possibly a replayed capture; acknowledged, not stored',
     );
     const fresh = events.filter((_, i) => !stale[i]);

@@ -1,19 +1,13 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { SignatureError } from '../../common/domain-errors.js';
-import { SOURCE_CONFIG, type TenantCredentials } from '../source-config.js';
+import type { TenantCredentials } from '../tenant-credentials.js';
+import { Dialog360Settings } from './dialog360.settings.js';
 import { parseMetaBody } from '../meta/meta.parser.js';
 import type { JsonObject } from '../shared/payload-values.js';
 import { checkSharedSecret } from '../shared/signatures.js';
 import { check360dialogSignature, is360dialogSignature } from './dialog360-signature.js';
 import { CredentialedSource, type RequiredHeader, type Verification } from '../webhook-source.js';
 import type { WebhookRequest } from '../webhook-request.js';
-
-/** The settings this source reads (AppConfig has them: see SOURCE_CONFIG). */
-export interface Dialog360Config {
-  readonly DIALOG360_PLATFORM_SECRET: readonly string[];
-  readonly DIALOG360_HEADER_SECRET: readonly string[];
-  readonly DIALOG360_HEADER_NAME: string;
-}
 
 /**
  * 360dialog: Meta's Cloud API payloads, keyed in 360dialog's own namespace. Two credentials,
@@ -26,7 +20,7 @@ export class Dialog360Source extends CredentialedSource {
   readonly detectedAs = 'meta' as const;
   readonly credentialVariable = 'DIALOG360_PLATFORM_SECRET or DIALOG360_HEADER_SECRET';
 
-  constructor(@Inject(SOURCE_CONFIG) private readonly config: Dialog360Config) {
+  constructor(private readonly config: Dialog360Settings) {
     super();
   }
 

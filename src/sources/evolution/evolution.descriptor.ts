@@ -2,12 +2,14 @@ import { baileysTarget } from '../shared/baileys-target.js';
 import { objectAt } from '../shared/payload-values.js';
 import type { SourceDescriptor } from '../source-descriptor.js';
 import { readEvolutionStatus } from './evolution.parser.js';
-import { EvolutionSource, type EvolutionConfig } from './evolution.source.js';
+import { EvolutionSettings } from './evolution.settings.js';
+import { EvolutionSource } from './evolution.source.js';
 
 /** Evolution API: an `event` with its `instance` and object or array `data`. */
-export const evolution: SourceDescriptor<'evolution', EvolutionConfig> = {
+export const evolution: SourceDescriptor<'evolution'> = {
   name: 'evolution',
   source: EvolutionSource,
+  settings: EvolutionSettings,
   detection: {
     precedence: 1,
     matches: (body) => typeof body.event === 'string' && typeof body.instance === 'string' && typeof body.data === 'object' && body.data !== null,

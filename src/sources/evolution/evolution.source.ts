@@ -1,17 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InvalidPayloadError, SignatureError } from '../../common/domain-errors.js';
-import { SOURCE_CONFIG, type TenantCredentials } from '../source-config.js';
+import type { TenantCredentials } from '../tenant-credentials.js';
+import { EvolutionSettings } from './evolution.settings.js';
 import { parseEvolutionBody } from './evolution.parser.js';
 import { isJsonObject, type JsonObject } from '../shared/payload-values.js';
 import { checkEvolutionApiKey } from './evolution-credential.js';
 import { CredentialedSource, type Verification } from '../webhook-source.js';
 import type { WebhookRequest } from '../webhook-request.js';
-
-/** The settings this source reads (AppConfig has them: see SOURCE_CONFIG). */
-export interface EvolutionConfig {
-  readonly EVOLUTION_API_KEY: readonly string[];
-  readonly EVOLUTION_HEADER_NAME: string;
-}
 
 /**
  * Evolution API: it signs nothing, so the API key it puts in the body (`apikey`), or in a
@@ -25,7 +20,7 @@ export class EvolutionSource extends CredentialedSource {
   readonly credentialVariable = 'EVOLUTION_API_KEY';
   override readonly takesUrlSuffix = true;
 
-  constructor(@Inject(SOURCE_CONFIG) private readonly config: EvolutionConfig) {
+  constructor(private readonly config: EvolutionSettings) {
     super();
   }
 

@@ -1,17 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { SignatureError } from '../../common/domain-errors.js';
 import { checkStandardWebhook, signingKey } from '../../common/standard-webhooks.js';
-import { SOURCE_CONFIG, type TenantCredentials } from '../source-config.js';
+import type { TenantCredentials } from '../tenant-credentials.js';
+import { GenericSettings } from './generic.settings.js';
 import { parseGenericBody } from './generic.parser.js';
 import type { JsonObject } from '../shared/payload-values.js';
 import { CredentialedSource, type RequiredHeader, type Verification } from '../webhook-source.js';
 import type { WebhookRequest } from '../webhook-request.js';
-
-/** The settings this source reads (AppConfig has them: see SOURCE_CONFIG). */
-export interface GenericConfig {
-  readonly GENERIC_WEBHOOK_SECRET: readonly string[];
-  readonly WEBHOOK_TOLERANCE_SECONDS: number;
-}
 
 /** The generic flat shape, signed with Standard Webhooks (webhook-id, -timestamp, -signature). */
 @Injectable()
@@ -21,7 +16,7 @@ export class GenericSource extends CredentialedSource {
   readonly credentialVariable = 'GENERIC_WEBHOOK_SECRET';
   protected readonly credentials: Buffer[];
 
-  constructor(@Inject(SOURCE_CONFIG) private readonly config: GenericConfig) {
+  constructor(private readonly config: GenericSettings) {
     super();
     this.credentials = config.GENERIC_WEBHOOK_SECRET.map(signingKey);
   }

@@ -1,7 +1,8 @@
 import type { SourceDescriptor, TargetReader } from '../source-descriptor.js';
 import { objectAt, readString } from '../shared/payload-values.js';
 import { readMetaStatus } from './meta-status.js';
-import { MetaSource, type MetaConfig } from './meta.source.js';
+import { MetaSettings } from './meta.settings.js';
+import { MetaSource } from './meta.source.js';
 
 const META_OBJECT = 'whatsapp_business_account';
 
@@ -14,9 +15,10 @@ export const metaTarget: TargetReader = (raw) => {
 };
 
 /** Meta's WhatsApp Cloud API. Its envelope names itself: detected before every other. */
-export const meta: SourceDescriptor<'meta', MetaConfig> = {
+export const meta: SourceDescriptor<'meta'> = {
   name: 'meta',
   source: MetaSource,
+  settings: MetaSettings,
   detection: { precedence: 0, matches: (body) => body.object === META_OBJECT || Array.isArray(body.entry) },
   readStatus: readMetaStatus,
   referenceTarget: metaTarget,

@@ -1,16 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { SignatureError } from '../../common/domain-errors.js';
-import { SOURCE_CONFIG, type TenantCredentials } from '../source-config.js';
+import type { TenantCredentials } from '../tenant-credentials.js';
+import { MetaSettings } from './meta.settings.js';
 import { parseMetaBody } from './meta.parser.js';
 import type { JsonObject } from '../shared/payload-values.js';
 import { checkMetaSignature, isMetaSignature } from './meta-signature.js';
 import { CredentialedSource, type RequiredHeader, type Verification } from '../webhook-source.js';
 import type { WebhookRequest } from '../webhook-request.js';
-
-/** The settings this source reads (AppConfig has them: see SOURCE_CONFIG). */
-export interface MetaConfig {
-  readonly WHATSAPP_APP_SECRET: readonly string[];
-}
 
 /** Meta's WhatsApp Cloud API: X-Hub-Signature-256 with the app secret. */
 @Injectable()
@@ -19,7 +15,7 @@ export class MetaSource extends CredentialedSource {
   readonly detectedAs = 'meta' as const;
   readonly credentialVariable = 'WHATSAPP_APP_SECRET';
 
-  constructor(@Inject(SOURCE_CONFIG) private readonly config: MetaConfig) {
+  constructor(private readonly config: MetaSettings) {
     super();
   }
 

@@ -5,11 +5,12 @@ import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks.js';
 import { InvalidPayloadError, SignatureError } from '../../common/domain-errors.js';
 import { FORM_BODY } from '../body-formats.js';
 import type { WebhookRequest } from '../webhook-request.js';
-import { TwilioSource, idempotencyTokenOf, type TwilioConfig, type TwilioVerification } from './twilio.source.js';
+import { TwilioSource, idempotencyTokenOf, type TwilioVerification } from './twilio.source.js';
+import type { TwilioSettings } from './twilio.settings.js';
 
 const TOKEN = 'auth-token-0123456789abcdef012345';
 const BASE = 'https://hooks.example.com/wa';
-const config = (tokens: string[]) => ({ TWILIO_AUTH_TOKEN: tokens, TWILIO_WEBHOOK_SHARED_KEY: [], PUBLIC_BASE_URL: BASE }) as unknown as TwilioConfig;
+const config = (tokens: string[]) => ({ TWILIO_AUTH_TOKEN: tokens, TWILIO_WEBHOOK_SHARED_KEY: [], PUBLIC_BASE_URL: BASE }) as unknown as TwilioSettings;
 const fixture = (name: string) => readFileSync(new URL(`../../../test/fixtures/twilio/${name}.txt`, import.meta.url), 'utf8').trim();
 
 /** A delivery as the ingress hands it over: the form decoded by FORM_BODY, signed by twilio-node over what Twilio sent. */

@@ -1,6 +1,7 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { SignatureError } from '../../common/domain-errors.js';
-import { SOURCE_CONFIG, type TenantCredentials } from '../source-config.js';
+import type { TenantCredentials } from '../tenant-credentials.js';
+import { TwilioSettings } from './twilio.settings.js';
 import { twilioParams, type TwilioParams } from './twilio-params.js';
 import { parseTwilioBody } from './twilio.parser.js';
 import { FORM_BODY } from '../body-formats.js';
@@ -24,13 +25,6 @@ export function idempotencyTokenOf(header: string | undefined): string | null {
   return header !== undefined && IDEMPOTENCY_TOKEN.test(header) ? header : null;
 }
 
-/** The settings this source reads (AppConfig has them: see SOURCE_CONFIG). */
-export interface TwilioConfig {
-  readonly TWILIO_AUTH_TOKEN: readonly string[];
-  readonly TWILIO_WEBHOOK_SHARED_KEY: readonly string[];
-  readonly PUBLIC_BASE_URL?: string;
-}
-
 /**
  * Twilio (WhatsApp and SMS): form posts signed with X-Twilio-Signature over the full public URL
  * Twilio called plus the sorted parameters, keyed by the Auth Token (or, with
@@ -44,7 +38,7 @@ export class TwilioSource extends CredentialedSource {
   override readonly bodyFormat = FORM_BODY;
   readonly credentialVariable = 'TWILIO_AUTH_TOKEN';
 
-  constructor(@Inject(SOURCE_CONFIG) private readonly config: TwilioConfig) {
+  constructor(private readonly config: TwilioSettings) {
     super();
   }
 

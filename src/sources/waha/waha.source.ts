@@ -1,16 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { SignatureError } from '../../common/domain-errors.js';
-import { SOURCE_CONFIG, type TenantCredentials } from '../source-config.js';
+import type { TenantCredentials } from '../tenant-credentials.js';
+import { WahaSettings } from './waha.settings.js';
 import type { JsonObject } from '../shared/payload-values.js';
 import { parseWahaBody } from './waha.parser.js';
 import { checkWahaSignature, isWahaHmac } from './waha-signature.js';
 import { CredentialedSource, type RequiredHeader, type Verification } from '../webhook-source.js';
 import type { WebhookRequest } from '../webhook-request.js';
-
-/** The settings this source reads (AppConfig has them: see SOURCE_CONFIG). */
-export interface WahaConfig {
-  readonly WAHA_WEBHOOK_HMAC_KEY: readonly string[];
-}
 
 /** WAHA (WhatsApp HTTP API): X-Webhook-Hmac, the hex HMAC-SHA512 of the body keyed by the webhook's hmac key. */
 @Injectable()
@@ -19,7 +15,7 @@ export class WahaSource extends CredentialedSource {
   readonly detectedAs = 'waha' as const;
   readonly credentialVariable = 'WAHA_WEBHOOK_HMAC_KEY';
 
-  constructor(@Inject(SOURCE_CONFIG) private readonly config: WahaConfig) {
+  constructor(private readonly config: WahaSettings) {
     super();
   }
 

@@ -1,17 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { SignatureError } from '../../common/domain-errors.js';
-import { SOURCE_CONFIG, type TenantCredentials } from '../source-config.js';
+import type { TenantCredentials } from '../tenant-credentials.js';
+import { WasenderSettings } from './wasender.settings.js';
 import type { JsonObject } from '../shared/payload-values.js';
 import { parseWasenderBody } from './wasender.parser.js';
 import { checkSharedSecret } from '../shared/signatures.js';
 import { CredentialedSource, type RequiredHeader, type Verification } from '../webhook-source.js';
 import type { WebhookRequest } from '../webhook-request.js';
-
-/** The settings this source reads (AppConfig has them: see SOURCE_CONFIG). */
-export interface WasenderConfig {
-  readonly WASENDER_WEBHOOK_SECRET: readonly string[];
-  readonly WASENDER_TENANT?: string;
-}
 
 /** WASenderApi: the webhook secret itself in X-Webhook-Signature (WASender does not sign the body). */
 @Injectable()
@@ -20,7 +15,7 @@ export class WasenderSource extends CredentialedSource {
   readonly detectedAs = 'wasender' as const;
   readonly credentialVariable = 'WASENDER_WEBHOOK_SECRET';
 
-  constructor(@Inject(SOURCE_CONFIG) private readonly config: WasenderConfig) {
+  constructor(private readonly config: WasenderSettings) {
     super();
   }
 

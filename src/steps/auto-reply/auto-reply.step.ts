@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { StepsSettings } from '../../config/settings/steps.settings.js';
+import { StepsSettings } from '../../outbound/steps.settings.js';
 import type { NormalizedEvent } from '../../events/normalized-event.js';
 import { isJsonObject, readString } from '../../sources/shared/payload-values.js';
 import { WorkerStep, type EventStep, type StepContext } from '../../inbox/event-step.js';

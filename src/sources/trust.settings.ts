@@ -1,8 +1,8 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
-import { PROVIDER_NAMES, type ProviderName } from '../../events/normalized-event.js';
-import { eachItem, emptyToUndefined, toInt, toList } from '../config-transforms.js';
-import { Feature, Setting } from './setting.js';
+import { IsIn, IsOptional, IsString, MinLength } from 'class-validator';
+import { SOURCE_NAMES as PROVIDER_NAMES, type SourceName as ProviderName } from './source-registry.js';
+import { eachItem, emptyToUndefined, toList } from '../config/config-transforms.js';
+import { Feature, Setting } from '../config/settings/setting.js';
 
 /**
  * Who may reach the inbox and the operator API. In production the HTTP service refuses to start
@@ -15,13 +15,6 @@ export class TrustSettings {
   @Transform(toList)
   @IsIn(PROVIDER_NAMES, eachItem(`WEBHOOK_ALLOW_UNSIGNED must list only ${PROVIDER_NAMES.join(', ')}`))
   WEBHOOK_ALLOW_UNSIGNED: ProviderName[] = [];
-
-  @Setting('how far a signed `webhook-timestamp` may be from the server clock, either way, in seconds')
-  @Transform(toInt)
-  @IsInt({ message: 'WEBHOOK_TOLERANCE_SECONDS must be an integer' })
-  @Min(1)
-  @Max(86_400)
-  WEBHOOK_TOLERANCE_SECONDS = 300;
 
   @Setting('bearer key(s) for the operator API (`/messages`, `/deliveries`) and the console (16+ characters each); required when `NODE_ENV=production`')
   @Transform(toList)

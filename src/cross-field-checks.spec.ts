@@ -1,7 +1,7 @@
-import { validateConfig } from '../app-config.js';
-import { loadSettings } from '../load-settings.js';
-import { DatabaseSettings } from './database.settings.js';
-import { StepsSettings } from './steps.settings.js';
+import { validateConfig } from '../test/support/settings.js';
+import { loadSettings } from './config/load-settings.js';
+import { DatabaseSettings } from './prisma/database.settings.js';
+import { StepsSettings } from './outbound/steps.settings.js';
 
 const base = { DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/db' };
 const whsec = (bytes: number) => `whsec_${Buffer.alloc(bytes, 7).toString('base64')}`;

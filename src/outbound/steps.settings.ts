@@ -1,9 +1,9 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, IsUrl, Min, MinLength } from 'class-validator';
-import { eachItem, emptyToUndefined, toInt, toList } from '../config-transforms.js';
-import { keyBytes, MIN_KEY_BYTES, WHSEC_PATTERN } from '../whsec.js';
-import { Feature, Setting, type SettingsOf } from './setting.js';
-import { WorkerSettings } from './worker.settings.js';
+import { eachItem, emptyToUndefined, toInt, toList } from '../config/config-transforms.js';
+import { keyBytes, MIN_KEY_BYTES, WHSEC_PATTERN } from '../config/whsec.js';
+import { Feature, Setting, type SettingsOf } from '../config/settings/setting.js';
+import { WorkerSettings } from '../queue/worker.settings.js';
 
 const HTTP_URL = { protocols: ['http', 'https'], require_tld: false, require_protocol: true };
 

@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, isFQDN, isIP, Max, Min, ValidateBy } from 'class-validator';
-import { emptyToUndefined, toInt } from '../config-transforms.js';
-import { Feature, Setting } from './setting.js';
+import { emptyToUndefined, toInt } from '../config/config-transforms.js';
+import { Feature, Setting } from '../config/settings/setting.js';
 
 @Feature('HTTP server', 'Where the service listens and how long a client may take to send a request.')
 export class HttpSettings {

@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { configurationReference, CONFIGURATION_REFERENCE } from './configuration-reference.js';
-import { settingsOf } from './settings/setting.js';
-import { SETTINGS } from './settings-registry.js';
+import { configurationReference, CONFIGURATION_REFERENCE } from './config/configuration-reference.js';
+import { settingsOf } from './config/settings/setting.js';
+import { SETTINGS } from './settings.js';
 
 describe('docs/configuration.md', () => {
   it('is what `npm run docs:config` writes from the settings classes', () => {
     const page = readFileSync(CONFIGURATION_REFERENCE, 'utf8');
-    if (page !== configurationReference()) {
+    if (page !== configurationReference(SETTINGS)) {
       throw new Error('docs/configuration.md is out of date: run `npm run docs:config` and commit the result');
     }
   });
@@ -16,7 +16,7 @@ describe('docs/configuration.md', () => {
   it('lists every variable once, under its feature', () => {
     const names = SETTINGS.flatMap((settings) => [...settingsOf(settings).keys()]);
     expect(new Set(names).size).toBe(names.length);
-    const page = configurationReference();
+    const page = configurationReference(SETTINGS);
     for (const name of names) expect(page).toContain(`| \`${name}\` |`);
   });
 });
@@ -24,7 +24,7 @@ describe('docs/configuration.md', () => {
 describe('the variables the code reads', () => {
   it('are all declared in a settings class, so the reference lists them', () => {
     const documented = new Set(SETTINGS.flatMap((settings) => [...settingsOf(settings).keys()]));
-    const read = new Set(sourceFiles(fileURLToPath(new URL('..', import.meta.url))).flatMap((file) =>
+    const read = new Set(sourceFiles(fileURLToPath(new URL('.', import.meta.url))).flatMap((file) =>
       [...readFileSync(file, 'utf8').matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b/g)].map((match) => match[1]),
     ));
     expect(read.size).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { emptyToUndefined, toBoolean, toInt } from '../config-transforms.js';
-import { Feature, Setting } from './setting.js';
+import { emptyToUndefined, toBoolean, toInt } from '../config/config-transforms.js';
+import { Feature, Setting } from '../config/settings/setting.js';
 
 export const DEFAULT_DEAD_RETENTION_DAYS = 30;
 

@@ -1,8 +1,8 @@
 import { Transform } from 'class-transformer';
 import { ArrayNotEmpty, IsIn, IsInt, Matches, Max, Min } from 'class-validator';
-import { PROVIDER_NAMES, type ProviderName } from '../../events/normalized-event.js';
-import { eachItem, toInt, toList } from '../config-transforms.js';
-import { Feature, Setting } from './setting.js';
+import { SOURCE_NAMES as PROVIDER_NAMES, type SourceName as ProviderName } from './source-registry.js';
+import { eachItem, toInt, toList } from '../config/config-transforms.js';
+import { Feature, Setting } from '../config/settings/setting.js';
 
 /**
  * The sources taken when WEBHOOK_PROVIDERS is unset: the ones this service had before Twilio,

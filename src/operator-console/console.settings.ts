@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean } from 'class-validator';
-import { toBoolean } from '../config-transforms.js';
-import { Feature, Setting } from './setting.js';
+import { toBoolean } from '../config/config-transforms.js';
+import { Feature, Setting } from '../config/settings/setting.js';
 
 @Feature('Operator console', 'The web console served by the HTTP service (its API is the operator API).')
 export class ConsoleSettings {

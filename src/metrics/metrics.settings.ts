@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { emptyToUndefined, toInt } from '../config-transforms.js';
-import { Feature, Setting } from './setting.js';
+import { emptyToUndefined, toInt } from '../config/config-transforms.js';
+import { Feature, Setting } from '../config/settings/setting.js';
 
 @Feature('Metrics', 'Prometheus metrics: `GET /metrics` of the HTTP service, and of the standalone worker when asked.')
 export class MetricsSettings {

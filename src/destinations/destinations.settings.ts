@@ -1,8 +1,8 @@
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString } from 'class-validator';
-import { emptyToUndefined } from '../config-transforms.js';
-import { Feature, Setting, type SettingsOf } from './setting.js';
-import { StepsSettings } from './steps.settings.js';
+import { emptyToUndefined } from '../config/config-transforms.js';
+import { Feature, Setting, type SettingsOf } from '../config/settings/setting.js';
+import { StepsSettings } from '../outbound/steps.settings.js';
 
 /** A destination's attempts and timeout default to MAX_ATTEMPTS and FORWARD_TIMEOUT_MS. */
 @Feature('Destinations', 'Several downstream URLs, each with a filter, its own attempts and delivery state per event ([destinations](destinations.md)).')

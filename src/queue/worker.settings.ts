@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, Max, Min } from 'class-validator';
-import { toBoolean, toInt } from '../config-transforms.js';
-import { Feature, Setting } from './setting.js';
+import { toBoolean, toInt } from '../config/config-transforms.js';
+import { Feature, Setting } from '../config/settings/setting.js';
 
 @Feature('Worker', 'The background worker that runs each event\'s steps and each destination\'s deliveries: leases, timeouts and retries.')
 export class WorkerSettings {

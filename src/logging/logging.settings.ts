@@ -1,5 +1,5 @@
 import { IsIn } from 'class-validator';
-import { Feature, Setting } from './setting.js';
+import { Feature, Setting } from '../config/settings/setting.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
