@@ -1,6 +1,6 @@
 import { Injectable, Module, type INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import type { NormalizedEvent } from '../src/events/normalized-event.js';
+import type { NormalizedEvent } from '../src/sources/shared/normalized-event.js';
 import { WorkerStep, type EventStep, type StepContext } from '../src/inbox/event-step.js';
 import { CoreModule } from '../src/core.module.js';
 import { eventually } from './support/eventually.js';

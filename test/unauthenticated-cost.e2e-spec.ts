@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { PROVIDER_NAMES } from '../src/events/normalized-event.js';
+import { SOURCE_NAMES } from '../src/sources/source-registry.js';
 import { metaText, uniqueId } from './support/payloads.js';
 import { metaSignature } from './support/signing.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -27,7 +27,7 @@ beforeAll(async () => {
   app = await startTestApp({
     DATABASE_URL: db.url,
     INSPECTION_API_KEY: API_KEY,
-    WEBHOOK_PROVIDERS: PROVIDER_NAMES.join(','),
+    WEBHOOK_PROVIDERS: SOURCE_NAMES.join(','),
     HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
     HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
   });

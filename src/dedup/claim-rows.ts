@@ -1,4 +1,4 @@
-import type { NormalizedEvent } from '../events/normalized-event.js';
+import type { NormalizedEvent } from '../sources/shared/normalized-event.js';
 import { toStorableJson } from '../common/storable-json.js';
 import type { ClaimRow } from '../messages/claim-row.js';
 

@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { OverloadedError, StoreUnavailableError } from '../common/domain-errors.js';
 import { validateConfig } from '../../test/support/settings.js';
-import type { NormalizedEvent } from '../events/normalized-event.js';
+import type { NormalizedEvent } from '../sources/shared/normalized-event.js';
 import type { ClaimRow } from '../messages/claim-row.js';
 import type { MessagesRepository } from '../messages/messages.repository.js';
 import type { MetricsService } from '../metrics/metrics.service.js';

@@ -3,7 +3,7 @@ import { OverloadedError, StoreUnavailableError } from '../common/domain-errors.
 import { FlushFailure, GroupCommit, QueueFullError, RetryAlone } from '../queue/group-commit.js';
 import { DatabaseSettings } from '../prisma/database.settings.js';
 import { IngestSettings } from '../sources/ingest.settings.js';
-import type { NormalizedEvent } from '../events/normalized-event.js';
+import type { NormalizedEvent } from '../sources/shared/normalized-event.js';
 import type { ClaimOutcome, ClaimRow } from '../messages/claim-row.js';
 import { isDataError, isUniqueViolation, withConflictRetries } from '../queue/database-errors.js';
 import { MessagesRepository } from '../messages/messages.repository.js';

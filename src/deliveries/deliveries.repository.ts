@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { InferResult } from 'kysely';
 import { Database } from '../database/database.js';
 import type { DeliveryStatus, DeliveryUpdate } from '../sources/receipt-update.js';
-import type { ProviderName } from '../events/normalized-event.js';
+import type { SourceName } from '../sources/source-registry.js';
 import { findReceipts, mergeUpdate } from './deliveries.sql.js';
 
 /** One outbound message's receipt, as its source reported it: the furthest status and when each was reached (a row of findReceipts). */
@@ -34,7 +34,7 @@ export class DeliveriesRepository {
   }
 
   /** The records of one message id: one per source (and gateway tenant) that reported a status for it (usually one). */
-  findAll(wamid: string, provider?: ProviderName, tenant?: string): Promise<DeliveryRecord[]> {
+  findAll(wamid: string, provider?: SourceName, tenant?: string): Promise<DeliveryRecord[]> {
     return findReceipts(this.db, wamid, provider, tenant).execute();
   }
 }

@@ -1,4 +1,5 @@
-import { PROVIDER_NAMES, type EventKind } from '../events/normalized-event.js';
+import { type EventKind } from '../sources/shared/normalized-event.js';
+import { SOURCE_NAMES } from '../sources/source-registry.js';
 import type { ForwardedEvent } from '../outbound/forward-request.js';
 import { checkKeys, isMapping, ownValue, type ReportProblem } from '../common/settings-file.js';
 import type { DestinationFilter, JsonScalar } from './destination.js';
@@ -65,7 +66,7 @@ export function readFilter(value: unknown, report: ReportProblem): DestinationFi
   }
   checkKeys(value, FILTER_KEYS, 'filter.', report);
   const filter: DestinationFilter = {};
-  const source = readStrings(ownValue(value, 'source'), 'filter.source', report, PROVIDER_NAMES);
+  const source = readStrings(ownValue(value, 'source'), 'filter.source', report, SOURCE_NAMES);
   const kind = readStrings(ownValue(value, 'kind'), 'filter.kind', report, EVENT_KINDS);
   const type = readStrings(ownValue(value, 'type'), 'filter.type', report);
   const tenant = readStrings(ownValue(value, 'tenant'), 'filter.tenant', report);

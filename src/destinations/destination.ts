@@ -1,5 +1,6 @@
 import { keyBytes, MIN_KEY_BYTES, WHSEC_PATTERN } from '../config/whsec.js';
-import type { EventKind, ProviderName } from '../events/normalized-event.js';
+import type { EventKind } from '../sources/shared/normalized-event.js';
+import type { SourceName } from '../sources/source-registry.js';
 import { checkKeys, isMapping, ownValue, type ReportProblem } from '../common/settings-file.js';
 
 export type JsonScalar = string | number | boolean | null;
@@ -10,7 +11,7 @@ export type JsonScalar = string | number | boolean | null;
  */
 export interface DestinationFilter {
   /** Any of these sources (the forwarded event's `provider`). */
-  source?: ProviderName[];
+  source?: SourceName[];
   kind?: EventKind[];
   /** Any of these types (text, image…, delivered, read…), compared exactly. */
   type?: string[];

@@ -1,4 +1,4 @@
-import type { NormalizedEvent } from '../events/normalized-event.js';
+import type { NormalizedEvent } from '../sources/shared/normalized-event.js';
 import type { LeasedJob } from '../queue/job-queue.js';
 
 /** One event's delivery to one destination, leased by this worker (`key`: `<destination>/<event key>`, for logs). */

@@ -1,5 +1,5 @@
 import { DiscoveryService } from '@nestjs/core';
-import type { NormalizedEvent } from '../events/normalized-event.js';
+import type { NormalizedEvent } from '../sources/shared/normalized-event.js';
 
 /** A step throws it to ask for its retry no sooner than it says (defined with the queue's retry policy). */
 export { RetryLaterError } from '../queue/retry-policy.js';

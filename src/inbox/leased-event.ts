@@ -1,4 +1,4 @@
-import type { NormalizedEvent } from '../events/normalized-event.js';
+import type { NormalizedEvent } from '../sources/shared/normalized-event.js';
 import type { LeasedJob } from '../queue/job-queue.js';
 
 /** An event this worker holds a lease on (its `key` is the event's), with what its earlier attempts completed. */

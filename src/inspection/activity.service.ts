@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ProviderName } from '../events/normalized-event.js';
+import type { SourceName } from '../sources/source-registry.js';
 import { ActivityRepository, type ActivityCounts, type ActivityGroupRow } from './activity.repository.js';
 import { activityWindow, type ActivityRange } from './activity-window.js';
 
@@ -33,7 +33,7 @@ const TOTAL = 0b111;
 export class ActivityService {
   constructor(private readonly repository: ActivityRepository) {}
 
-  async activity(range: ActivityRange, filter: { provider?: ProviderName; tenant?: string }, now = new Date()): Promise<Activity> {
+  async activity(range: ActivityRange, filter: { provider?: SourceName; tenant?: string }, now = new Date()): Promise<Activity> {
     const window = activityWindow(range, now);
     const { groups, processedByBucket } = await this.repository.counts(window, filter);
     const at = (grouping: number) => groups.filter((g) => g.grouping === grouping);

@@ -1,23 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError, InvalidQueryError, NotFoundError } from '../common/domain-errors.js';
-import type { EventKind, ProviderName } from '../events/normalized-event.js';
+import type { EventKind } from '../sources/shared/normalized-event.js';
+import { SOURCE_NAMES, type SourceName } from './../sources/source-registry.js';
 import { DeliveriesRepository } from '../deliveries/deliveries.repository.js';
 import type { DeliveryDto } from './dto/delivery-response.js';
 import { buildTimeline } from './event-timeline.js';
 import { instantText } from './message-filter-sql.js';
 import { MessageInspectionRepository, type MessageRow } from './message-inspection.repository.js';
-import {
-  EVENT_KINDS,
-  MESSAGE_STATUSES,
-  PROVIDERS,
-  type MessageDetail,
-  type MessageFilter,
-  type MessagePage,
-  type MessageStats,
-  type MessageStatus,
-  type MessageSummary,
-  type ReplayAccepted,
-} from './message-views.js';
+import { EVENT_KINDS, MESSAGE_STATUSES, type MessageDetail, type MessageFilter, type MessagePage, type MessageStats, type MessageStatus, type MessageSummary, type ReplayAccepted } from './message-views.js';
 import { decodeCursor, encodeCursor } from './page-cursor.js';
 
 /** What operators ask of the inbox: list, look up, count, and put failed work back. */
@@ -33,7 +23,7 @@ export class InspectionService {
    * by more than one source (rare: ids are the provider's) needs `provider` to choose; one
    * reported by several tenants of a gateway (sessions, instances), `tenant`.
    */
-  async delivery(wamid: string, provider?: ProviderName, tenant?: string): Promise<DeliveryDto> {
+  async delivery(wamid: string, provider?: SourceName, tenant?: string): Promise<DeliveryDto> {
     const records = await this.deliveries.findAll(wamid, provider, tenant);
     if (records.length === 0) throw new NotFoundError(`no delivery record for ${wamid}${provider ? ` from ${provider}` : ''}${tenant ? ` of tenant ${tenant}` : ''}`);
     if (records.length > 1) {
@@ -95,7 +85,7 @@ export class InspectionService {
     return {
       total: total?.n ?? 0,
       byStatus,
-      byProvider: countsOf<ProviderName>(PROVIDERS, 'provider'),
+      byProvider: countsOf<SourceName>(SOURCE_NAMES, 'provider'),
       byKind: countsOf<EventKind>(EVENT_KINDS, 'kind'),
       duplicatesSuppressed: total?.duplicates ?? 0,
       dead: byStatus.dead,
@@ -140,7 +130,7 @@ const REFUSALS: Partial<Record<string, string>> = {
 function toSummary(row: MessageRow): MessageSummary {
   return {
     id: row.message_id,
-    provider: row.provider as ProviderName,
+    provider: row.provider as SourceName,
     kind: row.kind as EventKind,
     type: row.type,
     from: row.sender,

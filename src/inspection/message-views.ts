@@ -1,15 +1,15 @@
-import type { EventKind, ProviderName } from '../events/normalized-event.js';
+import type { EventKind } from '../sources/shared/normalized-event.js';
+import type { SourceName } from '../sources/source-registry.js';
 import type { TimelineEntry } from './event-timeline.js';
 
 export const MESSAGE_STATUSES = ['received', 'processing', 'processed', 'failed', 'dead'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
-export { PROVIDER_NAMES as PROVIDERS } from '../events/normalized-event.js';
 export const EVENT_KINDS = ['message', 'status', 'other'] as const;
 
 /** One row of the listing: everything but the raw payload. */
 export interface MessageSummary {
   id: string;
-  provider: ProviderName;
+  provider: SourceName;
   kind: EventKind;
   type: string;
   /** The other party: phone number (or chat id) when the provider gave one, else its business-scoped user id. */
@@ -73,7 +73,7 @@ export interface MessagePage {
 
 export interface MessageFilter {
   status?: MessageStatus;
-  provider?: ProviderName;
+  provider?: SourceName;
   kind?: EventKind;
   type?: string;
   /** Matches the phone number or the business-scoped user id. */
@@ -89,7 +89,7 @@ export interface MessageFilter {
 export interface MessageStats {
   total: number;
   byStatus: Record<MessageStatus, number>;
-  byProvider: Record<ProviderName, number>;
+  byProvider: Record<SourceName, number>;
   byKind: Record<EventKind, number>;
   duplicatesSuppressed: number;
   dead: number;

@@ -1,4 +1,4 @@
-import type { NormalizedEvent } from '../events/normalized-event.js';
+import type { NormalizedEvent } from '../sources/shared/normalized-event.js';
 
 /** One distinct idempotency key of a claim batch, ready to store. */
 export type ClaimRow = Pick<NormalizedEvent, 'key' | 'provider' | 'kind' | 'type' | 'sender' | 'userId' | 'tenant' | 'providerTimestamp' | 'fromMe' | 'authenticated'> & {

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { NormalizedEvent } from '../events/normalized-event.js';
+import type { NormalizedEvent } from '../sources/shared/normalized-event.js';
 import type { Messages } from '../database/tables.js';
 
 /**

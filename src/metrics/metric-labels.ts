@@ -1,12 +1,13 @@
-import { PROVIDER_NAMES, type EventKind, type ProviderName } from '../events/normalized-event.js';
+import { type EventKind } from '../sources/shared/normalized-event.js';
+import { SOURCE_NAMES, type SourceName } from '../sources/source-registry.js';
 
 /**
  * Every label value the metrics can take, so cardinality stays bounded: providers, kinds,
  * outcomes and statuses only; never ids, keys or phone numbers. (Step names come from the
  * registered @WorkerStep providers, a set fixed at boot.)
  */
-export const PROVIDER_LABELS = [...PROVIDER_NAMES, 'unknown'] as const satisfies readonly (ProviderName | 'unknown')[];
-export const SOURCE_LABELS = PROVIDER_LABELS.filter((p): p is ProviderName => p !== 'unknown');
+export const PROVIDER_LABELS = [...SOURCE_NAMES, 'unknown'] as const satisfies readonly (SourceName | 'unknown')[];
+export const SOURCE_LABELS = PROVIDER_LABELS.filter((p): p is SourceName => p !== 'unknown');
 export type ProviderLabel = (typeof PROVIDER_LABELS)[number];
 
 export const EVENT_KINDS = ['message', 'status', 'other'] as const satisfies readonly EventKind[];

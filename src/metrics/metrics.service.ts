@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { NormalizedEvent, ProviderName } from '../events/normalized-event.js';
+import type { NormalizedEvent } from '../sources/shared/normalized-event.js';
+import type { SourceName } from '../sources/source-registry.js';
 import { registerInboxGauges } from './inbox-gauges.js';
 import { InboxStatsRepository } from './inbox-stats.repository.js';
 import {
@@ -176,7 +177,7 @@ export class MetricsService {
    * The silence alert's threshold for each enabled source (SILENCE_ALERT_AFTER_SECONDS), set
    * once at boot by the HTTP service, the process that accepts events; 0 turns the alert off.
    */
-  silenceAlertThreshold(sources: readonly ProviderName[], seconds: number): void {
+  silenceAlertThreshold(sources: readonly SourceName[], seconds: number): void {
     this.silenceAlertAfter.reset();
     for (const provider of sources) this.silenceAlertAfter.set({ provider }, seconds);
   }
@@ -186,7 +187,7 @@ export class MetricsService {
     this.claimsShed.inc();
   }
 
-  signatureRejected(provider: ProviderName, reason: (typeof SIGNATURE_FAILURES)[number]): void {
+  signatureRejected(provider: SourceName, reason: (typeof SIGNATURE_FAILURES)[number]): void {
     this.signatureRejections.inc({ provider, reason });
   }
 

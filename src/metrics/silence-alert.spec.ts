@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { validateConfig } from '../../test/support/settings.js';
-import type { NormalizedEvent } from '../events/normalized-event.js';
+import type { NormalizedEvent } from '../sources/shared/normalized-event.js';
 import type { InboxStatsRepository } from './inbox-stats.repository.js';
 import { MetricsService } from './metrics.service.js';
 import { SilenceAlertThreshold } from './silence-alert-threshold.js';

@@ -1,7 +1,7 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Agent, request, type Dispatcher } from 'undici';
 import { signingKey } from '../common/standard-webhooks.js';
-import type { NormalizedEvent } from '../events/normalized-event.js';
+import type { NormalizedEvent } from '../sources/shared/normalized-event.js';
 import { RetryLaterError } from '../queue/retry-policy.js';
 import { excerpt, readBounded } from './bounded-body.js';
 import { buildForwardRequest, retryAfterMs, type ForwardAttempt } from './forward-request.js';

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { signingKey } from '../common/standard-webhooks.js';
-import type { NormalizedEvent } from '../events/normalized-event.js';
+import type { NormalizedEvent } from '../sources/shared/normalized-event.js';
 import { buildForwardRequest, headerSafeKey, retryAfterMs } from './forward-request.js';
 
 const event: NormalizedEvent = {

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { signStandardWebhook } from '../common/standard-webhooks.js';
-import type { NormalizedEvent } from '../events/normalized-event.js';
+import type { NormalizedEvent } from '../sources/shared/normalized-event.js';
 import { effectKey } from './effect-key.js';
 
 /** The JSON body the forward step POSTs: the normalized event, identical on every attempt. */

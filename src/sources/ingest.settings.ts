@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { ArrayNotEmpty, IsIn, IsInt, Matches, Max, Min } from 'class-validator';
-import { SOURCE_NAMES as PROVIDER_NAMES, type SourceName as ProviderName } from './source-registry.js';
+import { SOURCE_NAMES as SOURCE_NAMES, type SourceName as SourceName } from './source-registry.js';
 import { eachItem, toInt, toList } from '../config/config-transforms.js';
 import { Feature, Setting } from '../config/settings/setting.js';
 
@@ -9,18 +9,18 @@ import { Feature, Setting } from '../config/settings/setting.js';
  * 360dialog, WAHA and Evolution API, so that an upgrade opens no new URL (and, in production,
  * asks for no new credential). Every other source is enabled by naming it.
  */
-export const DEFAULT_PROVIDERS: readonly ProviderName[] = ['meta', 'wasender', 'generic'];
+export const DEFAULT_PROVIDERS: readonly SourceName[] = ['meta', 'wasender', 'generic'];
 
 @Feature(
   'Webhook ingest',
   'Which sources are taken, and how much the acknowledgement path may hold in memory before it sheds load.',
 )
 export class IngestSettings {
-  @Setting(`the sources taken, of ${PROVIDER_NAMES.map((name) => `\`${name}\``).join(', ')}; a webhook request of any other gets \`403\``)
+  @Setting(`the sources taken, of ${SOURCE_NAMES.map((name) => `\`${name}\``).join(', ')}; a webhook request of any other gets \`403\``)
   @Transform(toList)
-  @ArrayNotEmpty({ message: `WEBHOOK_PROVIDERS must name at least one of ${PROVIDER_NAMES.join(', ')}` })
-  @IsIn(PROVIDER_NAMES, eachItem(`WEBHOOK_PROVIDERS must list only ${PROVIDER_NAMES.join(', ')}`))
-  WEBHOOK_PROVIDERS: ProviderName[] = [...DEFAULT_PROVIDERS];
+  @ArrayNotEmpty({ message: `WEBHOOK_PROVIDERS must name at least one of ${SOURCE_NAMES.join(', ')}` })
+  @IsIn(SOURCE_NAMES, eachItem(`WEBHOOK_PROVIDERS must list only ${SOURCE_NAMES.join(', ')}`))
+  WEBHOOK_PROVIDERS: SourceName[] = [...DEFAULT_PROVIDERS];
 
   /** Meta's documented maximum, the largest any supported source documents (docs/security.md, Limits). */
   @Setting('largest accepted webhook body: by default Meta\'s documented maximum, the largest any supported source documents')

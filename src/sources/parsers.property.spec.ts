@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { InvalidPayloadError } from '../common/domain-errors.js';
-import { detectSource as detectProvider } from './source-registry.js';
+import { detectSource as detectSource } from './source-registry.js';
 import { parseGenericBody } from './generic/generic.parser.js';
 import { MAX_KEY_LENGTH } from './shared/idempotency-key.js';
 import { parseMetaBody } from './meta/meta.parser.js';
@@ -267,9 +267,9 @@ function expectWellFormed(events: NormalizedEvent[], provider: SourceName): void
   }
 }
 
-/** Every parser on a body: an object goes through all of them (a per-source URL may receive any shape), anything else must be refused by detectProvider. */
+/** Every parser on a body: an object goes through all of them (a per-source URL may receive any shape), anything else must be refused by detectSource. */
 function checkBody(body: unknown, delivery?: string): void {
-  const detected = attempt(() => [{ provider: detectProvider(body) } as NormalizedEvent]);
+  const detected = attempt(() => [{ provider: detectSource(body) } as NormalizedEvent]);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     expect(detected).toHaveProperty('rejected');
     return;
@@ -310,9 +310,9 @@ describe('parsers, for any JSON body', () => {
       fc.property(arbitrary, deliveryId, (value, delivery) => {
         const body = asReceived(value) as JsonObject;
         checkBody(body, delivery);
-        // A body that detectProvider gives to this provider is parsed by it at /webhook, unless
+        // A body that detectSource gives to this provider is parsed by it at /webhook, unless
         // one of its strings is longer than field-limits.ts takes.
-        if (detectProvider(body) !== provider) return;
+        if (detectSource(body) !== provider) return;
         const outcome = attempt(() => PARSERS[provider](body, delivery));
         if ('events' in outcome) expectWellFormed(outcome.events, provider);
         else expect(outcome.rejected.message).toMatch(/ characters long; at most \d+ are accepted$/);
@@ -358,7 +358,7 @@ describe('idempotency keys', () => {
         const body = asReceived(value);
         if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
         const copy = reordered(body, salt);
-        expect(detectProvider(copy)).toBe(detectProvider(body));
+        expect(detectSource(copy)).toBe(detectSource(body));
         for (const provider of Object.keys(PARSERS) as SourceName[]) {
           const parse = (b: unknown) => attempt(() => PARSERS[provider](b as JsonObject, delivery));
           const first = keysOf(parse(body));

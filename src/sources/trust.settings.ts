@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, MinLength } from 'class-validator';
-import { SOURCE_NAMES as PROVIDER_NAMES, type SourceName as ProviderName } from './source-registry.js';
+import { SOURCE_NAMES as SOURCE_NAMES, type SourceName as SourceName } from './source-registry.js';
 import { eachItem, emptyToUndefined, toList } from '../config/config-transforms.js';
 import { Feature, Setting } from '../config/settings/setting.js';
 
@@ -13,8 +13,8 @@ import { Feature, Setting } from '../config/settings/setting.js';
 export class TrustSettings {
   @Setting('sources that may run without a credential when `NODE_ENV=production` (warned at every start; their events are stored as unauthenticated)')
   @Transform(toList)
-  @IsIn(PROVIDER_NAMES, eachItem(`WEBHOOK_ALLOW_UNSIGNED must list only ${PROVIDER_NAMES.join(', ')}`))
-  WEBHOOK_ALLOW_UNSIGNED: ProviderName[] = [];
+  @IsIn(SOURCE_NAMES, eachItem(`WEBHOOK_ALLOW_UNSIGNED must list only ${SOURCE_NAMES.join(', ')}`))
+  WEBHOOK_ALLOW_UNSIGNED: SourceName[] = [];
 
   @Setting('bearer key(s) for the operator API (`/messages`, `/deliveries`) and the console (16+ characters each); required when `NODE_ENV=production`')
   @Transform(toList)

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TrustSettings } from '../sources/trust.settings.js';
 import { WasenderSettings } from '../sources/wasender/wasender.settings.js';
-import type { ProviderName } from '../events/normalized-event.js';
+import type { SourceName } from '../sources/source-registry.js';
 import { loadTenantsFile, TenantsFileError, type TenantBinding } from './tenants-file.js';
 
 /**
@@ -10,7 +10,7 @@ import { loadTenantsFile, TenantsFileError, type TenantBinding } from './tenants
  */
 @Injectable()
 export class TenantBindings {
-  private readonly bySource = new Map<ProviderName, TenantBinding[]>();
+  private readonly bySource = new Map<SourceName, TenantBinding[]>();
 
   constructor(trust: TrustSettings, wasender: WasenderSettings) {
     const all = trust.TENANTS_FILE === undefined ? [] : loadTenantsFile(trust.TENANTS_FILE);
@@ -21,7 +21,7 @@ export class TenantBindings {
     }
   }
 
-  of(source: ProviderName): readonly TenantBinding[] {
+  of(source: SourceName): readonly TenantBinding[] {
     return this.bySource.get(source) ?? [];
   }
 }

@@ -3,11 +3,12 @@ import { extname } from 'node:path';
 import { parseDocument } from 'yaml';
 import { keyBytes, MIN_KEY_BYTES, WHSEC_PATTERN } from '../config/whsec.js';
 import { checkKeys, isMapping, ownValue } from '../common/settings-file.js';
-import { MAX_TENANT_LENGTH, PROVIDER_NAMES, type ProviderName } from '../events/normalized-event.js';
+import { MAX_TENANT_LENGTH } from '../sources/shared/normalized-event.js';
+import { SOURCE_NAMES, type SourceName } from '../sources/source-registry.js';
 
 /** One TENANTS_FILE entry: deliveries carrying one of `credentials` may only be for `tenant`. */
 export interface TenantBinding {
-  source: ProviderName;
+  source: SourceName;
   tenant: string;
   credentials: string[];
 }
@@ -21,7 +22,7 @@ export class TenantsFileError extends Error {
 }
 
 /** The shortest credential each source takes, as its environment variable does (generic: a whsec_ secret). */
-const MIN_LENGTH: Record<ProviderName, number> = { meta: 8, wasender: 8, generic: 0, twilio: 16, '360dialog': 16, waha: 8, evolution: 16 };
+const MIN_LENGTH: Record<SourceName, number> = { meta: 8, wasender: 8, generic: 0, twilio: 16, '360dialog': 16, waha: 8, evolution: 16 };
 const ENTRY_KEYS = ['source', 'tenant', 'credentials'];
 /** `${NAME}`: the credential is that environment variable's value, so the file itself can hold no secret. */
 const ENV_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
@@ -90,18 +91,18 @@ function readEntry(entry: unknown, index: number, origin: string, env: Record<st
     return undefined;
   }
   checkKeys(entry, ENTRY_KEYS, '', report);
-  if (!(PROVIDER_NAMES as readonly unknown[]).includes(source)) report('source', `must be one of ${PROVIDER_NAMES.join(', ')}`);
+  if (!(SOURCE_NAMES as readonly unknown[]).includes(source)) report('source', `must be one of ${SOURCE_NAMES.join(', ')}`);
   // An event's tenant is cut to MAX_TENANT_LENGTH: a name that long could be matched by a longer, different one.
   if (typeof tenant !== 'string' || tenant.trim() === '' || [...tenant].length >= MAX_TENANT_LENGTH) {
     report('tenant', `must be a non-empty string of fewer than ${MAX_TENANT_LENGTH} characters (in quotes if it looks like a number)`);
   } else if (source === 'twilio' && !tenant.startsWith('AC')) {
     report('tenant', 'must be a Twilio AccountSid (AC…), optionally followed by :<business number>');
   }
-  const credentials = readCredentials(ownValue(entry, 'credentials'), source as ProviderName, env, report);
-  return problems.length === before && typeof tenant === 'string' ? { source: source as ProviderName, tenant, credentials } : undefined;
+  const credentials = readCredentials(ownValue(entry, 'credentials'), source as SourceName, env, report);
+  return problems.length === before && typeof tenant === 'string' ? { source: source as SourceName, tenant, credentials } : undefined;
 }
 
-function readCredentials(value: unknown, source: ProviderName, env: Record<string, string | undefined>, report: (field: string, problem: string) => void): string[] {
+function readCredentials(value: unknown, source: SourceName, env: Record<string, string | undefined>, report: (field: string, problem: string) => void): string[] {
   if (!Array.isArray(value) || value.length === 0) {
     report('credentials', 'must be a non-empty list (several during a rotation)');
     return [];

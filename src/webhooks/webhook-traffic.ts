@@ -1,4 +1,4 @@
-import { detectProvider } from '../events/detect-provider.js';
+import { detectSource } from '../sources/source-registry.js';
 import { SOURCE_LABELS, type WebhookRequestOutcome, type ProviderLabel } from '../metrics/metric-labels.js';
 
 const WEBHOOK_PATH = /^\/webhook(?:\/([^/?]*)(?:\/([^/?]*))?)?\/?(?:\?|$)/;
@@ -42,7 +42,7 @@ export function providerLabel(urlSource: string, body: unknown): ProviderLabel {
   if (urlSource !== '') return (SOURCE_LABELS as readonly string[]).includes(urlSource) ? (urlSource as ProviderLabel) : 'unknown';
   if (typeof body !== 'object' || body === null) return 'unknown';
   try {
-    return detectProvider(body);
+    return detectSource(body);
   } catch {
     return 'unknown';
   }

@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import type { ProviderName } from '../../events/normalized-event.js';
+import { SOURCE_NAMES, type SourceName } from '../../sources/source-registry.js';
 import type { ActivityCounts } from '../activity.repository.js';
 import type { Activity } from '../activity.service.js';
 import { ACTIVITY_RANGES, type ActivityRange } from '../activity-window.js';
-import { PROVIDERS } from '../message-views.js';
+
 
 /** GET /messages/activity query. */
 export class ActivityQuery {
@@ -13,10 +13,10 @@ export class ActivityQuery {
   @IsIn(ACTIVITY_RANGES)
   range: ActivityRange = 'hour';
 
-  @ApiPropertyOptional({ enum: PROVIDERS, description: 'only this source' })
+  @ApiPropertyOptional({ enum: SOURCE_NAMES, description: 'only this source' })
   @IsOptional()
-  @IsIn(PROVIDERS)
-  provider?: ProviderName;
+  @IsIn(SOURCE_NAMES)
+  provider?: SourceName;
 
   @ApiPropertyOptional({ description: 'only this business number or instance', maxLength: 128 })
   @IsOptional()
@@ -38,7 +38,7 @@ export class ActivityBucketDto extends ActivityCountsDto {
 }
 
 export class SourceActivityDto extends ActivityCountsDto {
-  @ApiProperty({ enum: PROVIDERS }) provider!: string;
+  @ApiProperty({ enum: SOURCE_NAMES }) provider!: string;
 }
 
 export class TenantActivityDto extends ActivityCountsDto {

@@ -1,14 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { DeliveryStatus } from '../../sources/receipt-update.js';
-import type { ProviderName } from '../../events/normalized-event.js';
-import { PROVIDERS } from '../message-views.js';
+import { SOURCE_NAMES, type SourceName } from '../../sources/source-registry.js';
+
 
 const at = (what: string) => ({ type: String, format: 'date-time', nullable: true, description: `when it was ${what} (earliest report)` });
 
 /** GET /deliveries/{wamid}: the delivery record of one outbound message. */
 export class DeliveryDto {
   @ApiProperty() wamid!: string;
-  @ApiProperty({ enum: PROVIDERS }) provider!: ProviderName;
+  @ApiProperty({ enum: SOURCE_NAMES }) provider!: SourceName;
   @ApiProperty({ type: String, nullable: true, description: "the gateway's session or instance whose record it is; null for sources whose ids are global" })
   tenant!: string | null;
   @ApiProperty({ type: String, nullable: true }) recipient!: string | null;

@@ -3,8 +3,9 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateBy, type ValidationArguments } from 'class-validator';
 import { DESTINATION_NAME } from '../../destinations/destination.js';
 import { parseIsoDateTime } from '../../common/iso-date-time.js';
-import type { EventKind, ProviderName } from '../../events/normalized-event.js';
-import { EVENT_KINDS, MESSAGE_STATUSES, PROVIDERS, type MessageStatus } from '../message-views.js';
+import type { EventKind } from '../../sources/shared/normalized-event.js';
+import { SOURCE_NAMES, type SourceName } from '../../sources/source-registry.js';
+import { EVENT_KINDS, MESSAGE_STATUSES, type MessageStatus } from '../message-views.js';
 
 const INSTANT = 'an ISO 8601 (RFC 3339) date-time with seconds and an offset or Z, e.g. 2026-11-29T00:00:00Z or 2026-11-29T00:00:00.123+02:00';
 
@@ -35,10 +36,10 @@ export class ListMessagesQuery {
   @IsIn(MESSAGE_STATUSES)
   status?: MessageStatus;
 
-  @ApiPropertyOptional({ enum: PROVIDERS })
+  @ApiPropertyOptional({ enum: SOURCE_NAMES })
   @IsOptional()
-  @IsIn(PROVIDERS)
-  provider?: ProviderName;
+  @IsIn(SOURCE_NAMES)
+  provider?: SourceName;
 
   @ApiPropertyOptional({ enum: EVENT_KINDS })
   @IsOptional()
@@ -123,10 +124,10 @@ export class ReplayQuery {
 
 /** GET /deliveries/{wamid} query. */
 export class DeliveryQuery {
-  @ApiPropertyOptional({ enum: PROVIDERS, description: 'the source whose record to show; needed only when several sources reported the id' })
+  @ApiPropertyOptional({ enum: SOURCE_NAMES, description: 'the source whose record to show; needed only when several sources reported the id' })
   @IsOptional()
-  @IsIn(PROVIDERS)
-  provider?: ProviderName;
+  @IsIn(SOURCE_NAMES)
+  provider?: SourceName;
 
   @ApiPropertyOptional({ description: "the gateway's session or instance whose record to show; needed only when several reported the id", maxLength: 128 })
   @IsOptional()

@@ -1,25 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { EventKind, ProviderName } from '../../events/normalized-event.js';
-import {
-  EVENT_KINDS,
-  MESSAGE_STATUSES,
-  PROVIDERS,
-  type DestinationDeliveryView,
-  type MessageDetail,
-  type MessagePage,
-  type MessageStats,
-  type MessageStatus,
-  type MessageSummary,
-  type ReplayAccepted,
-  type StepRecordView,
-} from '../message-views.js';
+import type { EventKind } from '../../sources/shared/normalized-event.js';
+import { SOURCE_NAMES, type SourceName } from '../../sources/source-registry.js';
+import { EVENT_KINDS, MESSAGE_STATUSES, type DestinationDeliveryView, type MessageDetail, type MessagePage, type MessageStats, type MessageStatus, type MessageSummary, type ReplayAccepted, type StepRecordView } from '../message-views.js';
 import { TIMELINE_KINDS, type TimelineEntry, type TimelineKind } from '../event-timeline.js';
 
 // Response shapes for the OpenAPI document; the service returns plain objects of these types.
 
 export class MessageSummaryDto implements MessageSummary {
   @ApiProperty({ description: 'the idempotency key', example: 'meta:msg:wamid.HBgL…' }) id!: string;
-  @ApiProperty({ enum: PROVIDERS }) provider!: ProviderName;
+  @ApiProperty({ enum: SOURCE_NAMES }) provider!: SourceName;
   @ApiProperty({ enum: EVENT_KINDS }) kind!: EventKind;
   @ApiProperty({ example: 'text' }) type!: string;
   @ApiProperty({ type: String, nullable: true, description: 'sender of a message, recipient of a status: the phone number (or chat id), else the business-scoped user id' })
@@ -95,7 +84,7 @@ const counts = (keys: readonly string[]) => ({
 export class MessageStatsDto implements MessageStats {
   @ApiProperty() total!: number;
   @ApiProperty(counts(MESSAGE_STATUSES)) byStatus!: Record<MessageStatus, number>;
-  @ApiProperty(counts(PROVIDERS)) byProvider!: Record<ProviderName, number>;
+  @ApiProperty(counts(SOURCE_NAMES)) byProvider!: Record<SourceName, number>;
   @ApiProperty(counts(EVENT_KINDS)) byKind!: Record<EventKind, number>;
   @ApiProperty({ description: 'redeliveries answered as duplicates, all time' }) duplicatesSuppressed!: number;
   @ApiProperty() dead!: number;

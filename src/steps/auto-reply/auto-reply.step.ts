@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { StepsSettings } from '../../outbound/steps.settings.js';
-import type { NormalizedEvent } from '../../events/normalized-event.js';
+import type { NormalizedEvent } from '../../sources/shared/normalized-event.js';
 import { isJsonObject, readString } from '../../sources/shared/payload-values.js';
 import { WorkerStep, type EventStep, type StepContext } from '../../inbox/event-step.js';
 

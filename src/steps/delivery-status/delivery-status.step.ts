@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import pLimit from 'p-limit';
 import { DeliveriesRepository } from '../../deliveries/deliveries.repository.js';
 import { deliveryUpdateOf, type DeliveryStatus } from '../../sources/receipt-update.js';
-import type { NormalizedEvent } from '../../events/normalized-event.js';
+import type { NormalizedEvent } from '../../sources/shared/normalized-event.js';
 import { WorkerStep, type EventStep } from '../../inbox/event-step.js';
 
 export interface DeliveryStatusResult {

@@ -1,4 +1,4 @@
-import type { NormalizedEvent } from '../../events/normalized-event.js';
+import type { NormalizedEvent } from '../../sources/shared/normalized-event.js';
 import { conversationOf } from './destinations.step.js';
 
 const event = (tenant: string | null, sender: string | null): NormalizedEvent => ({

@@ -5,7 +5,7 @@ import { DestinationWorker } from '../../destinations/destination-worker.service
 import { Destinations } from '../../destinations/destinations.js';
 import { FAN_OUT_STEP } from '../../destinations/fan-out.js';
 import { referencedMessageKey } from '../../sources/message-references.js';
-import type { NormalizedEvent } from '../../events/normalized-event.js';
+import type { NormalizedEvent } from '../../sources/shared/normalized-event.js';
 import { WorkerStep, type EventStep, type StepContext } from '../../inbox/event-step.js';
 import { toForwardedEvent } from '../../outbound/forward-request.js';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { StepsSettings } from '../../outbound/steps.settings.js';
-import type { NormalizedEvent } from '../../events/normalized-event.js';
+import type { NormalizedEvent } from '../../sources/shared/normalized-event.js';
 import { WorkerStep, type EventStep, type StepContext } from '../../inbox/event-step.js';
 import { ForwardClient, forwardTarget, type ForwardTarget } from '../../outbound/forward-client.js';
 
