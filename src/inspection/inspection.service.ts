@@ -7,7 +7,17 @@ import type { DeliveryDto } from './dto/delivery-response.js';
 import { buildTimeline } from './event-timeline.js';
 import { instantText } from './message-filter-sql.js';
 import { MessageInspectionRepository, type MessageRow } from './message-inspection.repository.js';
-import { EVENT_KINDS, MESSAGE_STATUSES, type MessageDetail, type MessageFilter, type MessagePage, type MessageStats, type MessageStatus, type MessageSummary, type ReplayAccepted } from './message-views.js';
+import {
+  EVENT_KINDS,
+  MESSAGE_STATUSES,
+  type MessageDetail,
+  type MessageFilter,
+  type MessagePage,
+  type MessageStats,
+  type MessageStatus,
+  type MessageSummary,
+  type ReplayAccepted,
+} from './message-views.js';
 import { decodeCursor, encodeCursor } from './page-cursor.js';
 
 /** What operators ask of the inbox: list, look up, count, and put failed work back. */

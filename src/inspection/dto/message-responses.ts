@@ -1,7 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { EventKind } from '../../sources/shared/normalized-event.js';
 import { SOURCE_NAMES, type SourceName } from '../../sources/source-registry.js';
-import { EVENT_KINDS, MESSAGE_STATUSES, type DestinationDeliveryView, type MessageDetail, type MessagePage, type MessageStats, type MessageStatus, type MessageSummary, type ReplayAccepted, type StepRecordView } from '../message-views.js';
+import {
+  EVENT_KINDS,
+  MESSAGE_STATUSES,
+  type DestinationDeliveryView,
+  type MessageDetail,
+  type MessagePage,
+  type MessageStats,
+  type MessageStatus,
+  type MessageSummary,
+  type ReplayAccepted,
+  type StepRecordView,
+} from '../message-views.js';
 import { TIMELINE_KINDS, type TimelineEntry, type TimelineKind } from '../event-timeline.js';
 
 // Response shapes for the OpenAPI document; the service returns plain objects of these types.
