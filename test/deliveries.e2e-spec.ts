@@ -36,7 +36,7 @@ const newWamid = () => `wamid.e2e.${++counter}.${Date.now()}`;
 const minute = (n: number) => new Date(Date.UTC(2025, 5, 15, 12, n));
 
 const update = (wamid: string, status: DeliveryStatus, at: Date | null, fields: Partial<DeliveryUpdate> = {}): DeliveryUpdate => ({
-  wamid, provider: 'meta', tenant: '', recipient: '16505551234', status, at, error: null, ...fields,
+  wamid, source: 'meta', tenant: '', recipient: '16505551234', status, at, error: null, ...fields,
 });
 
 const applyAll = async (updates: DeliveryUpdate[]) => {
@@ -45,7 +45,7 @@ const applyAll = async (updates: DeliveryUpdate[]) => {
   return results;
 };
 
-const find = async (wamid: string, provider: DeliveryUpdate['provider'] = 'meta') => (await deliveries.findAll(wamid, provider))[0] ?? null;
+const find = async (wamid: string, provider: DeliveryUpdate['source'] = 'meta') => (await deliveries.findAll(wamid, provider))[0] ?? null;
 
 /** The merged values, without the wamid and bookkeeping times, to compare records of different messages. */
 const valuesOf = ({ wamid: _wamid, createdAt: _created, updatedAt: _updated, ...values }: DeliveryRecord) => values;
@@ -138,7 +138,7 @@ describe('the delivery record', () => {
   it('stores the time of writing when the provider gives none', async () => {
     const wamid = newWamid();
     const before = Date.now();
-    await deliveries.apply(update(wamid, 'delivered', null, { provider: 'wasender', recipient: null }));
+    await deliveries.apply(update(wamid, 'delivered', null, { source: 'wasender', recipient: null }));
     const record = (await find(wamid, 'wasender'))!;
     expect(record).toMatchObject({ provider: 'wasender', recipient: null, status: 'delivered', ...noTimes, deliveredAt: expect.any(Date) });
     expect(record.deliveredAt!.getTime()).toBeGreaterThanOrEqual(before - 1000);
@@ -152,7 +152,7 @@ describe('the delivery record', () => {
   it("is kept per source: another source's status for the same id never moves it", async () => {
     const wamid = newWamid();
     await applyAll([update(wamid, 'delivered', minute(2))]);
-    expect(await applyAll([update(wamid, 'failed', minute(3), { provider: 'generic', error: 'forged' })])).toEqual(['failed']);
+    expect(await applyAll([update(wamid, 'failed', minute(3), { source: 'generic', error: 'forged' })])).toEqual(['failed']);
     expect(await find(wamid)).toMatchObject({ provider: 'meta', status: 'delivered', error: null, failedAt: null });
     expect(await find(wamid, 'generic')).toMatchObject({ provider: 'generic', status: 'failed' });
     expect((await deliveries.findAll(wamid)).map((r) => r.provider)).toEqual(['meta', 'generic']);

@@ -26,7 +26,7 @@ async function migrationsUpTo(last: string): Promise<string> {
 }
 
 const update = (tenant: string, status: DeliveryUpdate['status']): DeliveryUpdate => ({
-  wamid: 'SAMEID', provider: 'evolution', tenant, recipient: null, status, at: null, error: null,
+  wamid: 'SAMEID', source: 'evolution', tenant, recipient: null, status, at: null, error: null,
 });
 
 const primaryKey = (db: TestDatabase) => db.query<{ columns: string }>(`

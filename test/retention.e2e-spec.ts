@@ -209,7 +209,7 @@ describe('the purge of finished events', () => {
   it('keeps a key that is redelivered; once purged, the same key is accepted as a new event', async () => {
     const claims = new MessagesRepository(database);
     const row: ClaimRow = {
-      key: 'meta:msg:wamid.late', provider: 'meta', kind: 'message', type: 'text', sender: null, userId: null, tenant: null, providerTimestamp: null, fromMe: false,
+      key: 'meta:msg:wamid.late', source: 'meta', kind: 'message', type: 'text', sender: null, userId: null, tenant: null, providerTimestamp: null, fromMe: false,
       authenticated: true, payload: '{}', copies: 1,
     };
     await insertEvents([{ key: row.key, status: 'processed', received: 9 }]);

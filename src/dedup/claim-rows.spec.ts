@@ -3,7 +3,7 @@ import { toStorableJson } from '../common/storable-json.js';
 import { mergeClaimRows, toClaimRow } from './claim-rows.js';
 
 const event = (key: string, raw: Record<string, unknown> = {}): NormalizedEvent => ({
-  key, provider: 'meta', kind: 'message', type: 'text', sender: null, userId: null, tenant: null, providerTimestamp: null, fromMe: false, authenticated: false, raw,
+  key, source: 'meta', kind: 'message', type: 'text', sender: null, userId: null, tenant: null, providerTimestamp: null, fromMe: false, authenticated: false, raw,
 });
 
 describe('mergeClaimRows', () => {

@@ -9,7 +9,7 @@ import type { ClaimRow } from '../messages/claim-row.js';
 export function toClaimRow(event: NormalizedEvent): ClaimRow {
   return {
     key: event.key,
-    provider: event.provider,
+    source: event.source,
     kind: event.kind,
     type: event.type,
     sender: event.sender,

@@ -8,7 +8,7 @@ import type { MetricsService } from '../metrics/metrics.service.js';
 import { DedupService } from './dedup.service.js';
 
 const event = (key: string): NormalizedEvent => ({
-  key, provider: 'generic', kind: 'message', type: 'text', sender: null, userId: null, tenant: null, providerTimestamp: null, fromMe: false, authenticated: false, raw: {},
+  key, source: 'generic', kind: 'message', type: 'text', sender: null, userId: null, tenant: null, providerTimestamp: null, fromMe: false, authenticated: false, raw: {},
 });
 /** What a Prisma raw query throws when the server rejects the statement. */
 const rejectedByServer = { code: 'P2010', meta: { driverAdapterError: { cause: { originalCode: '22008' } } } };

@@ -14,7 +14,7 @@ export function mergeUpdate(update: DeliveryUpdate) {
     WITH u AS (SELECT ${update.status}::delivery_status AS s, COALESCE(${update.at?.toISOString() ?? null}::timestamptz, now()) AS t)
     INSERT INTO deliveries AS d
       (wamid, provider, tenant, recipient, status, error, sent_at, delivered_at, read_at, played_at, failed_at)
-    SELECT ${update.wamid}::text, ${update.provider}::provider, ${update.tenant}::text, ${update.recipient}::text, s, ${update.error}::text,
+    SELECT ${update.wamid}::text, ${update.source}::provider, ${update.tenant}::text, ${update.recipient}::text, s, ${update.error}::text,
            CASE s WHEN 'sent' THEN t END, CASE s WHEN 'delivered' THEN t END, CASE s WHEN 'read' THEN t END,
            CASE s WHEN 'played' THEN t END, CASE s WHEN 'failed' THEN t END
     FROM u

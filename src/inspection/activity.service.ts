@@ -20,7 +20,7 @@ const ZERO: ActivityCounts = { accepted: 0, duplicates: 0, processed: 0, failed:
 
 /** GROUPING() bits, in the order of GROUPING(bucket, provider, tenant): 1 = that column is not grouped. */
 const BY_BUCKET = 0b011;
-const BY_PROVIDER = 0b101;
+const BY_SOURCE = 0b101;
 const BY_TENANT = 0b110;
 const TOTAL = 0b111;
 
@@ -49,7 +49,7 @@ export class ActivityService {
       to: window.to.toISOString(),
       buckets,
       totals: at(TOTAL).map(countsOf)[0] ?? { ...ZERO },
-      bySource: at(BY_PROVIDER).map((row) => ({ provider: row.provider!, ...countsOf(row) })).sort((a, b) => b.accepted - a.accepted),
+      bySource: at(BY_SOURCE).map((row) => ({ provider: row.provider!, ...countsOf(row) })).sort((a, b) => b.accepted - a.accepted),
       byTenant: at(BY_TENANT).map((row) => ({ tenant: row.tenant, ...countsOf(row) })).sort((a, b) => b.accepted - a.accepted).slice(0, TOP_TENANTS),
     };
   }

@@ -15,7 +15,7 @@ export type EventRow = Pick<
 export function eventOfRow(row: EventRow): NormalizedEvent {
   return {
     key: row.message_id,
-    provider: row.provider,
+    source: row.provider,
     kind: row.kind,
     type: row.type,
     sender: row.sender,

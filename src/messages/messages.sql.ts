@@ -24,7 +24,7 @@ export interface ClaimArrays {
 export function claimArrays(rows: ClaimRow[]): ClaimArrays {
   return {
     keys: rows.map((r) => r.key),
-    providers: rows.map((r) => r.provider),
+    providers: rows.map((r) => r.source),
     kinds: rows.map((r) => r.kind),
     types: rows.map((r) => r.type),
     senders: rows.map((r) => r.sender),
@@ -74,7 +74,7 @@ export const claimBatch = new PreparedStatement((db, a: ClaimArrays) =>
 export function insertOne(db: Kysely<DB>, row: ClaimRow) {
   return db.insertInto('messages').values({
     message_id: row.key,
-    provider: row.provider,
+    provider: row.source,
     kind: row.kind,
     type: row.type,
     sender: row.sender,

@@ -2,21 +2,21 @@ import { type EventKind } from '../sources/shared/normalized-event.js';
 import { SOURCE_NAMES, type SourceName } from '../sources/source-registry.js';
 
 /**
- * Every label value the metrics can take, so cardinality stays bounded: providers, kinds,
+ * Every label value the metrics can take, so cardinality stays bounded: sources, kinds,
  * outcomes and statuses only; never ids, keys or phone numbers. (Step names come from the
  * registered @WorkerStep providers, a set fixed at boot.)
  */
-export const PROVIDER_LABELS = [...SOURCE_NAMES, 'unknown'] as const satisfies readonly (SourceName | 'unknown')[];
-export const SOURCE_LABELS = PROVIDER_LABELS.filter((p): p is SourceName => p !== 'unknown');
-export type ProviderLabel = (typeof PROVIDER_LABELS)[number];
+export const SOURCE_OR_UNKNOWN_LABELS = [...SOURCE_NAMES, 'unknown'] as const satisfies readonly (SourceName | 'unknown')[];
+export const SOURCE_LABELS = SOURCE_OR_UNKNOWN_LABELS.filter((p): p is SourceName => p !== 'unknown');
+export type SourceLabel = (typeof SOURCE_OR_UNKNOWN_LABELS)[number];
 
 export const EVENT_KINDS = ['message', 'status', 'other'] as const satisfies readonly EventKind[];
 
-/** What a POST /webhook ended as, from the HTTP status the provider saw. */
-export const DELIVERY_OUTCOMES = ['ok', 'invalid', 'signature_rejected', 'source_disabled', 'unavailable', 'error', 'aborted'] as const;
-export type WebhookRequestOutcome = (typeof DELIVERY_OUTCOMES)[number];
+/** What a POST /webhook ended as, from the HTTP status the source saw. */
+export const WEBHOOK_REQUEST_OUTCOMES = ['ok', 'invalid', 'signature_rejected', 'source_disabled', 'unavailable', 'error', 'aborted'] as const;
+export type WebhookRequestOutcome = (typeof WEBHOOK_REQUEST_OUTCOMES)[number];
 
-/** What became of one event of a delivery. */
+/** What became of one event of a webhook request. */
 export const EVENT_RESULTS = ['accepted', 'duplicate', 'stale'] as const;
 export type EventResultLabel = (typeof EVENT_RESULTS)[number];
 

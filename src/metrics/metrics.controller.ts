@@ -10,7 +10,7 @@ export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Prometheus metrics: deliveries, events, acknowledgement latency, processing, inbox backlog' })
+  @ApiOperation({ summary: 'Prometheus metrics: webhook requests, events, acknowledgement latency, processing, inbox backlog' })
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'the Prometheus text exposition format (0.0.4)', schema: { type: 'string' } })
   scrape(@Res({ passthrough: true }) res: Response): Promise<string> {

@@ -5,8 +5,8 @@ import type { InboxStats } from './inbox-stats.js';
 import type { InboxStatsRepository } from './inbox-stats.repository.js';
 import { MetricsService } from './metrics.service.js';
 
-const event = (provider: NormalizedEvent['provider'], kind: NormalizedEvent['kind']): NormalizedEvent => ({
-  key: `${provider}:${kind}:${Math.random()}`, provider, kind, type: 'text', sender: null, userId: null, tenant: null, providerTimestamp: null, fromMe: false, authenticated: false, raw: {},
+const event = (source: NormalizedEvent['source'], kind: NormalizedEvent['kind']): NormalizedEvent => ({
+  key: `${source}:${kind}:${Math.random()}`, source, kind, type: 'text', sender: null, userId: null, tenant: null, providerTimestamp: null, fromMe: false, authenticated: false, raw: {},
 });
 const stats = (dead: number, oldest = 0): InboxStats => ({ counts: { received: 1, processing: 0, failed: 0, dead }, oldestUnprocessedSeconds: oldest });
 
@@ -53,10 +53,10 @@ describe('MetricsService', () => {
     expect(await valueOf(metrics, 'wdd_events_total', { provider: 'unknown', kind: 'message', result: 'accepted' })).toBeUndefined();
   });
 
-  it('counts a delivery and observes its ack time under its provider', async () => {
+  it('counts a webhook request and observes its ack time under its source', async () => {
     const { metrics } = serviceWith(async () => stats(0));
-    metrics.webhookDelivery('meta', 'ok', 0.003);
-    metrics.webhookDelivery('meta', 'unavailable', 0.2);
+    metrics.webhookRequest('meta', 'ok', 0.003);
+    metrics.webhookRequest('meta', 'unavailable', 0.2);
     expect(await valueOf(metrics, 'wdd_webhook_deliveries_total', { provider: 'meta', outcome: 'ok' })).toBe(1);
     expect(await valueOf(metrics, 'wdd_webhook_deliveries_total', { provider: 'meta', outcome: 'unavailable' })).toBe(1);
     expect(await valueOf(metrics, 'wdd_ack_duration_seconds_count', { provider: 'meta' })).toBe(2);

@@ -5,17 +5,17 @@ import type { SourceName } from '../sources/source-registry.js';
 import { registerInboxGauges } from './inbox-gauges.js';
 import { InboxStatsRepository } from './inbox-stats.repository.js';
 import {
-  DELIVERY_OUTCOMES,
+  WEBHOOK_REQUEST_OUTCOMES,
   EVENT_KINDS,
   EVENT_RESULTS,
   type EventResultLabel,
   PROCESSING_OUTCOMES,
-  PROVIDER_LABELS,
+  SOURCE_OR_UNKNOWN_LABELS,
   SIGNATURE_FAILURES,
   SOURCE_LABELS,
   type WebhookRequestOutcome,
   type ProcessingOutcome,
-  type ProviderLabel,
+  type SourceLabel,
 } from './metric-labels.js';
 
 /** Acknowledgements: 1 ms to 10 s (Meta gives up after about 20 s). */
@@ -34,7 +34,7 @@ const LAG_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30
 export class MetricsService {
   readonly registry = new Registry();
 
-  private readonly deliveries = new Counter({
+  private readonly webhookRequests = new Counter({
     name: 'wdd_webhook_deliveries_total',
     help: 'POST /webhook[/source] requests by source (from the URL, else the body; unknown: neither) and outcome (ok, invalid, signature_rejected, source_disabled, unavailable, error, aborted).',
     labelNames: ['provider', 'outcome'] as const,
@@ -42,13 +42,13 @@ export class MetricsService {
   });
   private readonly events = new Counter({
     name: 'wdd_events_total',
-    help: 'Events of acknowledged deliveries, by provider, kind and result (accepted: new; duplicate: already claimed; stale: provider time older than RETENTION_DAYS, not stored).',
+    help: 'Events of acknowledged webhook requests, by source, kind and result (accepted: new; duplicate: already claimed; stale: provider time older than RETENTION_DAYS, not stored).',
     labelNames: ['provider', 'kind', 'result'] as const,
     registers: [this.registry],
   });
   private readonly signatureRejections = new Counter({
     name: 'wdd_signature_rejections_total',
-    help: 'Deliveries refused with 401, by source and reason (missing, malformed, expired, mismatch).',
+    help: 'Webhook requests refused with 401, by source and reason (missing, malformed, expired, mismatch).',
     labelNames: ['provider', 'reason'] as const,
     registers: [this.registry],
   });
@@ -98,12 +98,12 @@ export class MetricsService {
   });
   private readonly claimsShed = new Counter({
     name: 'wdd_claims_shed_total',
-    help: 'Deliveries answered 503 at once because the claim queue in front of the database was full (events or bytes).',
+    help: 'Webhook requests answered 503 at once because the claim queue in front of the database was full (events or bytes).',
     registers: [this.registry],
   });
   private readonly retentionPurges = new Counter({
     name: 'wdd_retention_purged_total',
-    help: 'Rows the retention purge deleted, by table (messages: finished events, their steps not counted; deliveries: delivery records).',
+    help: 'Rows the retention purge deleted, by table (messages: finished events, their steps not counted; deliveries: receipts).',
     labelNames: ['table'] as const,
     registers: [this.registry],
   });
@@ -126,8 +126,8 @@ export class MetricsService {
     collectDefaultMetrics({ register: this.registry });
     registerInboxGauges(this.registry, inbox);
     // Every bounded series exists from the start, so rate() and absent() see zeros, not gaps.
-    for (const provider of PROVIDER_LABELS) {
-      for (const outcome of DELIVERY_OUTCOMES) this.deliveries.inc({ provider, outcome }, 0);
+    for (const provider of SOURCE_OR_UNKNOWN_LABELS) {
+      for (const outcome of WEBHOOK_REQUEST_OUTCOMES) this.webhookRequests.inc({ provider, outcome }, 0);
       if (provider === 'unknown') continue;
       for (const kind of EVENT_KINDS) for (const result of EVENT_RESULTS) this.events.inc({ provider, kind, result }, 0);
     }
@@ -145,21 +145,21 @@ export class MetricsService {
   }
 
   /** One POST /webhook, answered (or abandoned) after `seconds`. */
-  webhookDelivery(provider: ProviderLabel, outcome: WebhookRequestOutcome, seconds: number): void {
-    this.deliveries.inc({ provider, outcome });
-    this.ackDuration.observe({ provider }, seconds);
+  webhookRequest(source: SourceLabel, outcome: WebhookRequestOutcome, seconds: number): void {
+    this.webhookRequests.inc({ provider: source, outcome });
+    this.ackDuration.observe({ provider: source }, seconds);
   }
 
-  /** What became of one delivery's events (`results[i]` is the result of `events[i]`). */
+  /** What became of one webhook request's events (`results[i]` is the result of `events[i]`). */
   eventsClaimed(events: readonly NormalizedEvent[], results: readonly EventResultLabel[]): void {
     if (events.length === 1) {
-      this.events.inc({ provider: events[0].provider, kind: events[0].kind, result: results[0] });
-      if (results[0] === 'accepted') this.lastAccepted.set({ provider: events[0].provider }, Date.now() / 1000);
+      this.events.inc({ provider: events[0].source, kind: events[0].kind, result: results[0] });
+      if (results[0] === 'accepted') this.lastAccepted.set({ provider: events[0].source }, Date.now() / 1000);
       return;
     }
     // A batch (Meta sends up to 1,000 updates) has only a few label sets: add them up first.
     const totals = new Map<string, { labels: { provider: string; kind: string; result: string }; count: number }>();
-    events.forEach(({ provider, kind }, i) => {
+    events.forEach(({ source: provider, kind }, i) => {
       const result = results[i];
       const id = `${provider}/${kind}/${result}`;
       const total = totals.get(id);
@@ -182,7 +182,7 @@ export class MetricsService {
     for (const provider of sources) this.silenceAlertAfter.set({ provider }, seconds);
   }
 
-  /** A delivery refused because the claim queue was full. */
+  /** A webhook request refused because the claim queue was full. */
   claimShed(): void {
     this.claimsShed.inc();
   }

@@ -5,8 +5,8 @@ import type { InboxStatsRepository } from './inbox-stats.repository.js';
 import { MetricsService } from './metrics.service.js';
 import { SilenceAlertThreshold } from './silence-alert-threshold.js';
 
-const event = (provider: NormalizedEvent['provider'], kind: NormalizedEvent['kind'] = 'message'): NormalizedEvent => ({
-  key: `${provider}:${kind}:${Math.random()}`, provider, kind, type: 'text', sender: null, userId: null, tenant: null, providerTimestamp: null, fromMe: false, authenticated: false, raw: {},
+const event = (source: NormalizedEvent['source'], kind: NormalizedEvent['kind'] = 'message'): NormalizedEvent => ({
+  key: `${source}:${kind}:${Math.random()}`, source, kind, type: 'text', sender: null, userId: null, tenant: null, providerTimestamp: null, fromMe: false, authenticated: false, raw: {},
 });
 
 const newMetrics = () => new MetricsService({ read: async () => ({ counts: { received: 0, processing: 0, failed: 0, dead: 0 }, oldestUnprocessedSeconds: 0 }) } as unknown as InboxStatsRepository);

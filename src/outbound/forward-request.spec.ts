@@ -6,7 +6,7 @@ import { buildForwardRequest, headerSafeKey, retryAfterMs } from './forward-requ
 
 const event: NormalizedEvent = {
   key: 'meta:msg:wamid.ABC',
-  provider: 'meta',
+  source: 'meta',
   kind: 'message',
   type: 'text',
   sender: '15551234567',

@@ -6,7 +6,7 @@ import { effectKey } from './effect-key.js';
 /** The JSON body the forward step POSTs: the normalized event, identical on every attempt. */
 export interface ForwardedEvent {
   id: string;
-  provider: NormalizedEvent['provider'];
+  provider: NormalizedEvent['source'];
   kind: NormalizedEvent['kind'];
   type: string;
   /** The other party: its phone number (or chat id), else its business-scoped user id. */
@@ -69,7 +69,7 @@ export function buildForwardRequest(event: NormalizedEvent, at: ForwardAttempt, 
 export function toForwardedEvent(event: NormalizedEvent, at: Pick<ForwardAttempt, 'receivedAt' | 'replay'>): ForwardedEvent {
   return {
     id: event.key,
-    provider: event.provider,
+    provider: event.source,
     kind: event.kind,
     type: event.type,
     from: event.sender,

@@ -22,7 +22,7 @@ import { bound, db, type SnapshotFile } from './query-snapshots.js';
  * to a repository is added here; its text then shows in review as a diff.
  */
 const claimRow: ClaimRow = {
-  key: 'meta:msg:wamid.1', provider: 'meta', kind: 'message', type: 'text', sender: '16505551234', userId: null, tenant: '1234',
+  key: 'meta:msg:wamid.1', source: 'meta', kind: 'message', type: 'text', sender: '16505551234', userId: null, tenant: '1234',
   providerTimestamp: new Date(0), fromMe: false, authenticated: true, payload: '{}', copies: 2,
 };
 const everyFilter = { provider: 'meta', kind: 'message', type: 'text', from: '16505551234', tenant: '1234', since: '2026-01-01T00:00:00.000000Z', until: '2026-02-01T00:00:00.000000Z' } as const;
@@ -88,7 +88,7 @@ export const SNAPSHOTS: Record<string, SnapshotFile> = {
   },
   deliveries: {
     'DeliveriesRepository.apply': mergeUpdate({
-      wamid: 'wamid.1', provider: 'meta', tenant: '', recipient: '16505551234', status: 'read', at: new Date(0), error: null,
+      wamid: 'wamid.1', source: 'meta', tenant: '', recipient: '16505551234', status: 'read', at: new Date(0), error: null,
     }),
     'DeliveriesRepository.findAll': findReceipts(db, 'wamid.1', 'meta', 'sales'),
     'DeliveriesRepository.findAll (any source)': findReceipts(db, 'wamid.1'),

@@ -10,10 +10,10 @@ import { sourceDescriptor } from './source-registry.js';
  * instance, the event's tenant) scopes the key the same way.
  */
 export function referencedMessageKey(event: NormalizedEvent): string | null {
-  const source = sourceDescriptor(event.provider);
+  const source = sourceDescriptor(event.source);
   const id = event.kind === 'status' ? source.readStatus(event).messageId : source.referenceTarget(event.raw);
   if (id === null) return null;
   const scoped = source.tenancy.keyedByTenant;
   if (scoped && event.tenant === null) return null;
-  return buildKey(event.provider, 'msg', [id], scoped ? event.tenant! : undefined);
+  return buildKey(event.source, 'msg', [id], scoped ? event.tenant! : undefined);
 }

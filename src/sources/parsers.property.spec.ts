@@ -249,7 +249,7 @@ function expectWellFormed(events: NormalizedEvent[], provider: SourceName): void
     expect(typeof event.key).toBe('string');
     expect(event.key.length).toBeLessThanOrEqual(MAX_KEY_LENGTH);
     expect(event.key.startsWith(`${provider}:`)).toBe(true);
-    expect(event.provider).toBe(provider);
+    expect(event.source).toBe(provider);
     expect(['message', 'status', 'other']).toContain(event.kind);
     expect(typeof event.type).toBe('string');
     expect(codePoints(event.type)).toBeLessThanOrEqual(MAX_TYPE_LENGTH);
@@ -269,7 +269,7 @@ function expectWellFormed(events: NormalizedEvent[], provider: SourceName): void
 
 /** Every parser on a body: an object goes through all of them (a per-source URL may receive any shape), anything else must be refused by detectSource. */
 function checkBody(body: unknown, delivery?: string): void {
-  const detected = attempt(() => [{ provider: detectSource(body) } as NormalizedEvent]);
+  const detected = attempt(() => [{ source: detectSource(body) } as NormalizedEvent]);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     expect(detected).toHaveProperty('rejected');
     return;

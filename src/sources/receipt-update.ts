@@ -9,7 +9,7 @@ export { MAX_ERROR_LENGTH, type DeliveryStatus } from './shared/status-ladder.js
 export interface DeliveryUpdate {
   /** The provider's id of the message (a wamid for Meta's shapes; the column keeps that name). */
   wamid: string;
-  provider: SourceName;
+  source: SourceName;
   /** The tenant whose record it is, for sources that keep receipts by tenant (TENANT_SCOPED_RECORDS); '' for everyone else. */
   tenant: string;
   recipient: string | null;
@@ -33,12 +33,12 @@ export const TENANT_SCOPED_RECORDS: ReadonlySet<SourceName> = new Set(SOURCE_NAM
  */
 export function deliveryUpdateOf(event: NormalizedEvent): DeliveryUpdate | null {
   if (event.kind !== 'status') return null;
-  const source = sourceDescriptor(event.provider);
+  const source = sourceDescriptor(event.source);
   const facts = source.readStatus(event);
   if (facts.messageId === null || facts.status === null) return null;
   return {
     wamid: facts.messageId,
-    provider: event.provider,
+    source: event.source,
     tenant: source.tenancy.receiptsByTenant ? (event.tenant ?? '') : '',
     recipient: event.sender,
     status: facts.status,

@@ -3,7 +3,7 @@ import { isStale } from './stale-events.js';
 
 const now = Date.parse('2026-12-01T12:00:00Z');
 const at = (iso: string | null) =>
-  createEvent({ key: 'k', provider: 'meta', kind: 'message', type: 'text', sender: null, fromMe: false, raw: {}, providerTimestamp: iso === null ? null : new Date(iso) });
+  createEvent({ key: 'k', source: 'meta', kind: 'message', type: 'text', sender: null, fromMe: false, raw: {}, providerTimestamp: iso === null ? null : new Date(iso) });
 
 describe('isStale', () => {
   it('is stale only when the provider time is older than the retention window', () => {

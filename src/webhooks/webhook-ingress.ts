@@ -7,7 +7,7 @@ import { httpAnswerOf } from '../common/http-answer.js';
 import { INGRESS_SECURITY_HEADERS } from '../http/security-headers.js';
 import { requestId, requestLogLevel } from '../logging/logger-options.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { webhookRequestOutcome, providerLabel, webhookRoute, type WebhookRoute } from './webhook-traffic.js';
+import { webhookRequestOutcome, sourceLabel, webhookRoute, type WebhookRoute } from './webhook-traffic.js';
 import { JSON_BODY } from '../sources/body-formats.js';
 import { IngestSettings } from '../sources/ingest.settings.js';
 import type { WebhookRequest } from '../sources/webhook-request.js';
@@ -72,8 +72,8 @@ export class WebhookIngress implements OnApplicationBootstrap, OnApplicationShut
     let read: WebhookBody | undefined; // POST /webhook is counted under the source its body's shape names
     res.once('close', () => {
       const seconds = (performance.now() - started) / 1000;
-      const label = providerLabel(route.source, route.source === '' ? decodedOrUndefined(read) : undefined);
-      this.metrics.webhookDelivery(label, webhookRequestOutcome(res.statusCode, res.writableFinished), seconds);
+      const label = sourceLabel(route.source, route.source === '' ? decodedOrUndefined(read) : undefined);
+      this.metrics.webhookRequest(label, webhookRequestOutcome(res.statusCode, res.writableFinished), seconds);
     });
     let status: number;
     let failure: unknown;

@@ -1,4 +1,4 @@
-import { webhookRequestOutcome, providerLabel, webhookRoute } from './webhook-traffic.js';
+import { webhookRequestOutcome, sourceLabel, webhookRoute } from './webhook-traffic.js';
 
 describe('webhookRoute', () => {
   it.each([
@@ -48,23 +48,23 @@ describe('webhookRequestOutcome', () => {
   });
 });
 
-describe('providerLabel', () => {
+describe('sourceLabel', () => {
   it('on /webhook, detects the provider the way the service does', () => {
-    expect(providerLabel('', { object: 'whatsapp_business_account', entry: [] })).toBe('meta');
-    expect(providerLabel('', { event: 'messages.received', data: {} })).toBe('wasender');
-    expect(providerLabel('', { id: 'x' })).toBe('generic');
+    expect(sourceLabel('', { object: 'whatsapp_business_account', entry: [] })).toBe('meta');
+    expect(sourceLabel('', { event: 'messages.received', data: {} })).toBe('wasender');
+    expect(sourceLabel('', { id: 'x' })).toBe('generic');
   });
 
   it('on a per-source URL, is the source the URL names, whatever the body', () => {
-    expect(providerLabel('generic', { object: 'whatsapp_business_account', entry: [] })).toBe('generic');
-    expect(providerLabel('meta', undefined)).toBe('meta');
-    expect(providerLabel('nope', { id: 'x' })).toBe('unknown');
+    expect(sourceLabel('generic', { object: 'whatsapp_business_account', entry: [] })).toBe('generic');
+    expect(sourceLabel('meta', undefined)).toBe('meta');
+    expect(sourceLabel('nope', { id: 'x' })).toBe('unknown');
   });
 
   it('is unknown without a JSON object (body not parsed, array, scalar)', () => {
-    expect(providerLabel('', undefined)).toBe('unknown');
-    expect(providerLabel('', null)).toBe('unknown');
-    expect(providerLabel('', [{ id: 'x' }])).toBe('unknown');
-    expect(providerLabel('', 'text')).toBe('unknown');
+    expect(sourceLabel('', undefined)).toBe('unknown');
+    expect(sourceLabel('', null)).toBe('unknown');
+    expect(sourceLabel('', [{ id: 'x' }])).toBe('unknown');
+    expect(sourceLabel('', 'text')).toBe('unknown');
   });
 });

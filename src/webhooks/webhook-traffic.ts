@@ -1,5 +1,5 @@
 import { detectSource } from '../sources/source-registry.js';
-import { SOURCE_LABELS, type WebhookRequestOutcome, type ProviderLabel } from '../metrics/metric-labels.js';
+import { SOURCE_LABELS, type WebhookRequestOutcome, type SourceLabel } from '../metrics/metric-labels.js';
 
 const WEBHOOK_PATH = /^\/webhook(?:\/([^/?]*)(?:\/([^/?]*))?)?\/?(?:\?|$)/;
 
@@ -38,8 +38,8 @@ export function webhookRequestOutcome(statusCode: number, answered: boolean): We
  * The source of a delivery: the one its URL names, else the one its parsed body's shape
  * belongs to (the rule POST /webhook uses); `unknown` for a URL naming no source, or no JSON object.
  */
-export function providerLabel(urlSource: string, body: unknown): ProviderLabel {
-  if (urlSource !== '') return (SOURCE_LABELS as readonly string[]).includes(urlSource) ? (urlSource as ProviderLabel) : 'unknown';
+export function sourceLabel(urlSource: string, body: unknown): SourceLabel {
+  if (urlSource !== '') return (SOURCE_LABELS as readonly string[]).includes(urlSource) ? (urlSource as SourceLabel) : 'unknown';
   if (typeof body !== 'object' || body === null) return 'unknown';
   try {
     return detectSource(body);

@@ -47,7 +47,7 @@ function messageEvent(envelope: Envelope, item: JsonObject): NormalizedEvent | n
   if (ref.id === null) return null;
   return createEvent({
     key: buildKey('evolution', 'msg', [ref.id], envelope.instance),
-    provider: 'evolution',
+    source: 'evolution',
     kind: 'message',
     type: messageType(item),
     sender: ref.party,
@@ -66,7 +66,7 @@ function statusEvent(envelope: Envelope, item: JsonObject): NormalizedEvent | nu
   if (ref.id === null || status === null) return null;
   return createEvent({
     key: buildKey('evolution', 'msg', [ref.id, status], envelope.instance),
-    provider: 'evolution',
+    source: 'evolution',
     kind: 'status',
     type: status.toLowerCase(),
     sender: ref.party,
@@ -90,7 +90,7 @@ function otherEvent(envelope: Envelope, data: unknown): NormalizedEvent {
   const content = { event: envelope.event, data: data ?? null, date_time: envelope.date_time };
   return createEvent({
     key: buildContentKey('evolution', 'other', content, envelope.instance),
-    provider: 'evolution',
+    source: 'evolution',
     kind: 'other',
     type: envelope.event,
     sender: null,

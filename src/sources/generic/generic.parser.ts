@@ -18,7 +18,7 @@ export function parseGenericBody(body: JsonObject, deliveryId?: string): Normali
   return [
     createEvent({
       key,
-      provider: 'generic',
+      source: 'generic',
       kind,
       type: readString(body.type) ?? eventName ?? 'unknown',
       sender: readText(body.from),

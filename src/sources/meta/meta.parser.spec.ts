@@ -197,7 +197,7 @@ describe('parseMetaBody: business-scoped user ids, tenants, 360dialog', () => {
   it('keys 360dialog deliveries in their own namespace, with the same rules', () => {
     const body = change({ messages: [{ from: '1', id: 'wamid.D', type: 'text' }], statuses: [{ id: 'wamid.D', status: 'sent', recipient_id: '1' }] });
     const events = parseMetaBody(body, '360dialog');
-    expect(events.map((e) => [e.key, e.provider, e.tenant])).toEqual([
+    expect(events.map((e) => [e.key, e.source, e.tenant])).toEqual([
       ['360dialog:msg:wamid.D', '360dialog', '106540352242922'],
       ['360dialog:status:wamid.D:sent', '360dialog', '106540352242922'],
     ]);

@@ -12,11 +12,11 @@ import {
 } from '../shared/payload-values.js';
 
 /** The sources that post Meta's Cloud API shape: Meta itself, and 360dialog in its own key namespace. */
-export type MetaShapedProvider = 'meta' | '360dialog';
+export type MetaShapedSource = 'meta' | '360dialog';
 
 /** Where one change sits in the body; copied into each event's raw item. */
 interface ChangeContext {
-  provider: MetaShapedProvider;
+  source: MetaShapedSource;
   field: unknown;
   entryId: unknown;
   value: JsonObject;
@@ -29,12 +29,12 @@ interface ChangeContext {
  * or some other notification. One POST may hold up to 1,000 updates, so this is a
  * single pass over the body with no per-item searching.
  */
-export function parseMetaBody(body: JsonObject, provider: MetaShapedProvider = 'meta'): NormalizedEvent[] {
+export function parseMetaBody(body: JsonObject, source: MetaShapedSource = 'meta'): NormalizedEvent[] {
   const events: NormalizedEvent[] = [];
   for (const entry of arrayOf(body.entry)) {
     if (!isJsonObject(entry)) continue;
     for (const change of arrayOf(entry.changes)) {
-      if (isJsonObject(change)) collectChange(provider, entry, change, events);
+      if (isJsonObject(change)) collectChange(source, entry, change, events);
     }
   }
   return events;
@@ -45,11 +45,11 @@ export function parseMetaBody(body: JsonObject, provider: MetaShapedProvider = '
  * every item lacks a usable id or status, is one `other` event: it is still Meta's, and a 400
  * would have Meta retry it for 7 days. Items without an id beside ones with an id are dropped.
  */
-function collectChange(provider: MetaShapedProvider, entry: JsonObject, change: JsonObject, events: NormalizedEvent[]): void {
+function collectChange(source: MetaShapedSource, entry: JsonObject, change: JsonObject, events: NormalizedEvent[]): void {
   const value = isJsonObject(change.value) ? change.value : {};
   const found = events.length;
   const tenant = withinLimit(readText(objectAt(value, 'metadata')?.phone_number_id), 'metadata.phone_number_id', 'tenant');
-  const context: ChangeContext = { provider, field: change.field ?? null, entryId: entry.id ?? null, value, tenant };
+  const context: ChangeContext = { source, field: change.field ?? null, entryId: entry.id ?? null, value, tenant };
   const contactsById = indexContacts(value.contacts);
   for (const message of arrayOf(value.messages)) {
     const event = isJsonObject(message) ? messageEvent(context, message, contactsById) : null;
@@ -76,8 +76,8 @@ function messageEvent(context: ChangeContext, message: JsonObject, contactsById:
   const contact = named ?? (phone === null && fromUserId === null ? soleContact(context.value) : null);
   const userId = fromUserId ?? readText(contact?.user_id);
   return createEvent({
-    key: buildKey(context.provider, 'msg', [wamid]),
-    provider: context.provider,
+    key: buildKey(context.source, 'msg', [wamid]),
+    source: context.source,
     kind: 'message',
     type: readString(message.type) ?? 'unknown',
     sender: phone ?? userId,
@@ -108,8 +108,8 @@ function statusEvent(context: ChangeContext, status: JsonObject): NormalizedEven
   const keyParts = participant === null ? [wamid, statusValue] : [wamid, statusValue, participant];
   const userId = readText(status.recipient_user_id);
   return createEvent({
-    key: buildKey(context.provider, 'status', keyParts),
-    provider: context.provider,
+    key: buildKey(context.source, 'status', keyParts),
+    source: context.source,
     kind: 'status',
     type: statusValue,
     sender: readText(status.recipient_id) ?? userId,
@@ -136,8 +136,8 @@ function otherEvent(context: ChangeContext, entry: JsonObject, change: JsonObjec
   const contact = soleContact(change.value);
   const userId = readText(contact?.user_id);
   return createEvent({
-    key: buildContentKey(context.provider, 'other', raw),
-    provider: context.provider,
+    key: buildContentKey(context.source, 'other', raw),
+    source: context.source,
     kind: 'other',
     type: readString(change.field) ?? 'unknown',
     sender: readText(contact?.wa_id) ?? userId,

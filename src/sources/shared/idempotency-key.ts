@@ -8,29 +8,29 @@ import { isJsonObject } from './payload-values.js';
 export const MAX_KEY_LENGTH = 255;
 
 /**
- * The second segment of every key. With the provider in front it keeps ids from
- * different providers and kinds apart (a wamid and a WASender id may be equal strings).
+ * The second segment of every key. With the source in front it keeps ids from
+ * different sources and kinds apart (a wamid and a WASender id may be equal strings).
  */
 export type KeyTag = 'msg' | 'status' | 'receipt' | 'ack' | 'other' | 'hash' | 'delivery';
 
 /**
- * `<provider>:<tag>:<part>:<part>…`, or `<provider>:<scope>:<tag>:<part>…` for ids that are unique
+ * `<source>:<tag>:<part>:<part>…`, or `<source>:<scope>:<tag>:<part>…` for ids that are unique
  * only within one account of the provider (a WAHA session, an Evolution instance), or
- * `<provider>:<tag>:sha256:<hex>` when that is too long.
+ * `<source>:<tag>:sha256:<hex>` when that is too long.
  * Digesting the full key (not a truncation) keeps two long ids with a common prefix distinct.
  * An id holding a character PostgreSQL cannot store (NUL, a lone surrogate) is digested too,
  * over its UTF-16 code units, so two such ids never collapse into one key.
  */
-export function buildKey(provider: SourceName, tag: KeyTag, parts: readonly string[], scope?: string): string {
-  const key = [scope === undefined ? provider : `${provider}:${scope}`, tag, ...parts].join(':');
-  if (hasUnstorable(key)) return `${provider}:${tag}:sha256:${createHash('sha256').update(key, 'utf16le').digest('hex')}`;
+export function buildKey(source: SourceName, tag: KeyTag, parts: readonly string[], scope?: string): string {
+  const key = [scope === undefined ? source : `${source}:${scope}`, tag, ...parts].join(':');
+  if (hasUnstorable(key)) return `${source}:${tag}:sha256:${createHash('sha256').update(key, 'utf16le').digest('hex')}`;
   if (key.length <= MAX_KEY_LENGTH) return key;
-  return `${provider}:${tag}:sha256:${sha256Hex(key)}`;
+  return `${source}:${tag}:sha256:${sha256Hex(key)}`;
 }
 
 /** A key for an item that has no id of its own: identical content gives the identical key. */
-export function buildContentKey(provider: SourceName, tag: KeyTag, content: unknown, scope?: string): string {
-  return buildKey(provider, tag, [sha256Hex(canonicalJson(content))], scope);
+export function buildContentKey(source: SourceName, tag: KeyTag, content: unknown, scope?: string): string {
+  return buildKey(source, tag, [sha256Hex(canonicalJson(content))], scope);
 }
 
 export function sha256Hex(text: string): string {

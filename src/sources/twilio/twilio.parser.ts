@@ -53,7 +53,7 @@ export function parseTwilioBody(params: TwilioParams): NormalizedEvent[] {
     return [
       createEvent({
         key: buildKey('twilio', 'msg', [sid]),
-        provider: 'twilio',
+        source: 'twilio',
         kind: 'message',
         type: messageType(params),
         sender: address(one(params, 'From')),
@@ -70,7 +70,7 @@ export function parseTwilioBody(params: TwilioParams): NormalizedEvent[] {
   return [
     createEvent({
       key: buildKey('twilio', 'status', [sid, status]),
-      provider: 'twilio',
+      source: 'twilio',
       kind: 'status',
       type: status,
       sender: address(one(params, 'To')),

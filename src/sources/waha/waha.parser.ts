@@ -62,7 +62,7 @@ function messageEvent(envelope: Envelope, payload: JsonObject, own: ReadonlySet<
   if (id === null) return null;
   return createEvent({
     key: buildKey('waha', 'msg', [id], envelope.session),
-    provider: 'waha',
+    source: 'waha',
     kind: 'message',
     type: wahaMessageType(payload),
     sender: otherParty(payload, own, false),
@@ -84,7 +84,7 @@ function ackEvent(envelope: Envelope, payload: JsonObject, own: ReadonlySet<stri
   if (id === null || ack === null) return null;
   return createEvent({
     key: buildKey('waha', 'ack', [id, String(ack.code)], envelope.session),
-    provider: 'waha',
+    source: 'waha',
     kind: 'status',
     type: ack.name,
     sender: otherParty(payload, own, true),
@@ -109,7 +109,7 @@ function otherEvent(envelope: Envelope, content: unknown, payload: JsonObject | 
   const identity = { event: envelope.event, id: envelope.id, timestamp: envelope.timestamp, payload: content };
   return createEvent({
     key: buildContentKey('waha', 'other', identity, envelope.session),
-    provider: 'waha',
+    source: 'waha',
     kind: 'other',
     type: envelope.event,
     sender: payload === null ? null : otherParty(payload, own, false),

@@ -67,7 +67,7 @@ function messageEvent(envelope: Envelope, message: JsonObject): NormalizedEvent 
   if (key === null || id === null) return null;
   return createEvent({
     key: buildKey('wasender', 'msg', [id]),
-    provider: 'wasender',
+    source: 'wasender',
     kind: 'message',
     type: wasenderMessageType(message.message),
     sender: senderOf(key),
@@ -84,7 +84,7 @@ function statusEvent(envelope: Envelope, item: JsonObject): NormalizedEvent | nu
   if (key === null || id === null || status === null) return null;
   return createEvent({
     key: buildKey('wasender', 'status', [id, status]),
-    provider: 'wasender',
+    source: 'wasender',
     kind: 'status',
     type: status,
     sender: senderOf(key),
@@ -107,7 +107,7 @@ function receiptEvent(envelope: Envelope, item: JsonObject): NormalizedEvent | n
   const participant = withinLimit(readText(receipt.userJid), 'receipt.userJid', 'id');
   return createEvent({
     key: buildKey('wasender', 'receipt', participant === null ? [id, stage.kind] : [id, stage.kind, participant]),
-    provider: 'wasender',
+    source: 'wasender',
     kind: 'status',
     type: stage.kind,
     sender: numberPart(participant) ?? senderOf(key),
@@ -137,7 +137,7 @@ function otherEvent(envelope: Envelope, data: unknown): NormalizedEvent {
   const content = { event: envelope.event, data: data ?? null, timestamp: envelope.timestamp };
   return createEvent({
     key: buildContentKey('wasender', 'other', content),
-    provider: 'wasender',
+    source: 'wasender',
     kind: 'other',
     type: envelope.event || 'unknown',
     sender: null,

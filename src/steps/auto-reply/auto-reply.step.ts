@@ -27,7 +27,7 @@ export class AutoReplyStep implements EventStep {
     return (
       this.config.AUTO_REPLY_TEXT !== undefined &&
       event.authenticated && // never reply to (and so spend money on) a message nobody proved came from Meta
-      event.provider === 'meta' &&
+      event.source === 'meta' &&
       event.kind === 'message' &&
       !event.fromMe &&
       event.sender !== null &&

@@ -2,7 +2,7 @@ import type { NormalizedEvent } from '../../sources/shared/normalized-event.js';
 import { conversationOf } from './destinations.step.js';
 
 const event = (tenant: string | null, sender: string | null): NormalizedEvent => ({
-  key: 'k', provider: 'evolution', kind: 'message', type: 'text', sender, userId: null, tenant, providerTimestamp: null, fromMe: false, authenticated: true, raw: {},
+  key: 'k', source: 'evolution', kind: 'message', type: 'text', sender, userId: null, tenant, providerTimestamp: null, fromMe: false, authenticated: true, raw: {},
 });
 
 describe('conversationOf', () => {

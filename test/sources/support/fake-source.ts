@@ -43,7 +43,7 @@ export class FakeSource extends CredentialedSource {
     return arrayOf(body.fakeEvents).filter(isJsonObject).flatMap((item) => {
       const id = readString(item.id);
       if (id === null) return [];
-      return [createEvent({ key: buildKey(FAKE, 'msg', [id]), provider: FAKE, kind: 'message', type: 'text', sender: readString(item.from), providerTimestamp: null, fromMe: false, raw: item })];
+      return [createEvent({ key: buildKey(FAKE, 'msg', [id]), source: FAKE, kind: 'message', type: 'text', sender: readString(item.from), providerTimestamp: null, fromMe: false, raw: item })];
     });
   }
 }
