@@ -3,26 +3,26 @@ import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { validateConfig } from './support/settings.js';
 import { Database } from '../src/database/database.js';
-import { DeliveriesRepository, type DeliveryRecord } from '../src/deliveries/deliveries.repository.js';
-import type { DeliveryStatus, DeliveryUpdate } from '../src/sources/receipt-update.js';
+import { ReceiptsRepository, type Receipt } from '../src/receipts/receipts.repository.js';
+import type { ReceiptStatus, ReceiptUpdate } from '../src/sources/receipt-update.js';
 import { parseGenericBody } from '../src/sources/generic/generic.parser.js';
 import { parseMetaBody } from '../src/sources/meta/meta.parser.js';
 import { applyMigrations } from '../src/migrations/migrator.js';
 import { PrismaService } from '../src/prisma/prisma.service.js';
-import { DeliveryStatusModule } from '../src/steps/delivery-status/delivery-status.module.js';
-import { DeliveryStatusStep } from '../src/steps/delivery-status/delivery-status.step.js';
+import { ReceiptsStepModule } from '../src/steps/receipts/receipts-step.module.js';
+import { ReceiptsStep } from '../src/steps/receipts/receipts.step.js';
 import { WorkerStep } from '../src/inbox/event-step.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
 let db: TestDatabase;
 let prisma: PrismaService;
-let deliveries: DeliveriesRepository;
+let deliveries: ReceiptsRepository;
 
 beforeAll(async () => {
   db = await createTestDatabase();
   await applyMigrations(db.url, { log: () => undefined, warn: () => undefined });
   prisma = new PrismaService(validateConfig({ DATABASE_URL: db.url }));
-  deliveries = new DeliveriesRepository(new Database(prisma));
+  deliveries = new ReceiptsRepository(new Database(prisma));
 });
 afterAll(async () => {
   await prisma?.$disconnect();
@@ -35,23 +35,23 @@ const newWamid = () => `wamid.e2e.${++counter}.${Date.now()}`;
 /** Distinct, readable times: minute `n` after a fixed instant. */
 const minute = (n: number) => new Date(Date.UTC(2025, 5, 15, 12, n));
 
-const update = (wamid: string, status: DeliveryStatus, at: Date | null, fields: Partial<DeliveryUpdate> = {}): DeliveryUpdate => ({
+const update = (wamid: string, status: ReceiptStatus, at: Date | null, fields: Partial<ReceiptUpdate> = {}): ReceiptUpdate => ({
   wamid, source: 'meta', tenant: '', recipient: '16505551234', status, at, error: null, ...fields,
 });
 
-const applyAll = async (updates: DeliveryUpdate[]) => {
-  const results: DeliveryStatus[] = [];
+const applyAll = async (updates: ReceiptUpdate[]) => {
+  const results: ReceiptStatus[] = [];
   for (const u of updates) results.push(await deliveries.apply(u));
   return results;
 };
 
-const find = async (wamid: string, provider: DeliveryUpdate['source'] = 'meta') => (await deliveries.findAll(wamid, provider))[0] ?? null;
+const find = async (wamid: string, provider: ReceiptUpdate['source'] = 'meta') => (await deliveries.findAll(wamid, provider))[0] ?? null;
 
 /** The merged values, without the wamid and bookkeeping times, to compare records of different messages. */
-const valuesOf = ({ wamid: _wamid, createdAt: _created, updatedAt: _updated, ...values }: DeliveryRecord) => values;
+const valuesOf = ({ wamid: _wamid, createdAt: _created, updatedAt: _updated, ...values }: Receipt) => values;
 const noTimes = { sentAt: null, deliveredAt: null, readAt: null, playedAt: null, failedAt: null };
 
-describe('the delivery record', () => {
+describe('the receipt', () => {
   it('ends at the furthest status with every time when statuses arrive out of order', async () => {
     const wamid = newWamid();
     const results = await applyAll([update(wamid, 'read', minute(3)), update(wamid, 'delivered', minute(2)), update(wamid, 'sent', minute(1))]);
@@ -99,7 +99,7 @@ describe('the delivery record', () => {
   });
 
   it('is the same after every order of sent, delivered and read', async () => {
-    const statuses: [DeliveryStatus, Date][] = [['sent', minute(1)], ['delivered', minute(2)], ['read', minute(3)]];
+    const statuses: [ReceiptStatus, Date][] = [['sent', minute(1)], ['delivered', minute(2)], ['read', minute(3)]];
     const orders = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
     const records = [];
     for (const order of orders) {
@@ -117,7 +117,7 @@ describe('the delivery record', () => {
 
   it('ends at the furthest status and the earliest times after 40 concurrent shuffled updates', async () => {
     const wamid = newWamid();
-    const order: DeliveryStatus[] = ['sent', 'delivered', 'read', 'played'];
+    const order: ReceiptStatus[] = ['sent', 'delivered', 'read', 'played'];
     // Each status ten times: its earliest report at minute index+1, later ones up to 40 minutes on,
     // and one without a time (stored as now(), which loses to every 2025 time).
     const updates = Array.from({ length: 40 }, (_, i) => {
@@ -173,14 +173,14 @@ describe('the delivery-status step', () => {
   });
 
   it('is discovered as the worker step delivery-status, order 10, and records what the events say', async () => {
-    const app = await Test.createTestingModule({ imports: [TestPrismaModule, DiscoveryModule, DeliveryStatusModule] }).compile();
+    const app = await Test.createTestingModule({ imports: [TestPrismaModule, DiscoveryModule, ReceiptsStepModule] }).compile();
     try {
       const discovery = app.get(DiscoveryService);
       const [wrapper, ...others] = discovery.getProviders({ metadataKey: WorkerStep.KEY });
       expect(others).toHaveLength(0);
       expect(discovery.getMetadataByDecorator(WorkerStep, wrapper!)).toEqual({ name: 'delivery-status', order: 10 });
-      const step = wrapper!.instance as DeliveryStatusStep;
-      expect(step).toBeInstanceOf(DeliveryStatusStep);
+      const step = wrapper!.instance as ReceiptsStep;
+      expect(step).toBeInstanceOf(ReceiptsStep);
 
       const wamid = newWamid();
       const read = metaStatus(wamid, 'read', '1750030100');

@@ -19,7 +19,7 @@ const allProcessed = () =>
     ([row]) => row.n === 0,
   );
 
-describe('delivery records through the whole pipeline', () => {
+describe('receipts through the whole pipeline', () => {
   it('never move backwards, whatever the order and however often statuses arrive', async () => {
     const wamid = uniqueId('wamid.OUT');
     // read first, then the older statuses, each delivered several times, some at once.

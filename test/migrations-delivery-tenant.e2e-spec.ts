@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from '../src/database/database.js';
 import { validateConfig } from './support/settings.js';
-import { DeliveriesRepository } from '../src/deliveries/deliveries.repository.js';
-import type { DeliveryUpdate } from '../src/sources/receipt-update.js';
+import { ReceiptsRepository } from '../src/receipts/receipts.repository.js';
+import type { ReceiptUpdate } from '../src/sources/receipt-update.js';
 import { DEFAULT_MIGRATIONS_DIR, readMigrationFiles } from '../src/migrations/migration-files.js';
 import { applyMigrations } from '../src/migrations/migrator.js';
 import { PrismaService } from '../src/prisma/prisma.service.js';
@@ -25,7 +25,7 @@ async function migrationsUpTo(last: string): Promise<string> {
   return dir;
 }
 
-const update = (tenant: string, status: DeliveryUpdate['status']): DeliveryUpdate => ({
+const update = (tenant: string, status: ReceiptUpdate['status']): ReceiptUpdate => ({
   wamid: 'SAMEID', source: 'evolution', tenant, recipient: null, status, at: null, error: null,
 });
 
@@ -62,7 +62,7 @@ describe('deliveries keyed by tenant: the migrations', () => {
       { indexname: 'deliveries_pkey' }, { indexname: 'deliveries_updated_at_idx' },
     ]);
 
-    const deliveries = new DeliveriesRepository(new Database(prisma));
+    const deliveries = new ReceiptsRepository(new Database(prisma));
     expect(await deliveries.apply(update('sales', 'failed'))).toBe('failed');
     expect(await deliveries.apply(update('support', 'delivered'))).toBe('delivered');
     expect((await deliveries.findAll('SAMEID', 'evolution')).map((r) => [r.tenant, r.status])).toEqual([[null, 'read'], ['sales', 'failed'], ['support', 'delivered']]);
@@ -70,7 +70,7 @@ describe('deliveries keyed by tenant: the migrations', () => {
 
   it('leave the code working on the layout before the key swap (a release step that stopped half-way)', async () => {
     await applyMigrations(db.url, quiet, await migrationsUpTo(ADD_COLUMN));
-    const deliveries = new DeliveriesRepository(new Database(prisma));
+    const deliveries = new ReceiptsRepository(new Database(prisma));
     expect(await deliveries.apply(update('sales', 'sent'))).toBe('sent');
     // Before the swap the key is still (provider, wamid): the second tenant's status merges into the one record.
     expect(await deliveries.apply(update('support', 'read'))).toBe('read');

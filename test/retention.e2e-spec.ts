@@ -231,14 +231,14 @@ describe('the purge of finished events', () => {
   });
 });
 
-describe('the purge of delivery records', () => {
+describe('the purge of receipts', () => {
   it('deletes records that have not changed for RETENTION_DAYS', async () => {
     await insertDeliveries([
       { wamid: 'wamid.9d', created: 9, updated: 9 },
       { wamid: 'wamid.7d', created: 7, updated: 7 },
       { wamid: 'wamid.read-late', created: 30, updated: 1 },
     ]);
-    expect(await repository.purgeDeliveryRecords(DAYS, 1000)).toBe(1);
+    expect(await repository.purgeReceipts(DAYS, 1000)).toBe(1);
     expect((await db.query('SELECT wamid FROM deliveries ORDER BY wamid')).map((r) => r.wamid)).toEqual(['wamid.7d', 'wamid.read-late']);
   });
 });
@@ -273,12 +273,12 @@ describe('the retention job', () => {
     await insertOldProcessed(3, 'generic:msg:recent-', 2);
     await insertDeliveries(Array.from({ length: 1001 }, (_, i) => ({ wamid: `wamid.old-${i}`, created: 10, updated: 9 })));
     const events = jest.spyOn(app.get(RetentionRepository), 'purgeFinishedEvents');
-    const deliveries = jest.spyOn(app.get(RetentionRepository), 'purgeDeliveryRecords');
+    const deliveries = jest.spyOn(app.get(RetentionRepository), 'purgeReceipts');
     const log = jest.spyOn(Logger.prototype, 'log');
 
     const run = await app.get(RetentionService).runOnce();
 
-    expect(run).toMatchObject({ events: 2500, deadEvents: 0, deliveries: 1001 });
+    expect(run).toMatchObject({ events: 2500, deadEvents: 0, receipts: 1001 });
     expect(await Promise.all(events.mock.results.map((r) => r.value))).toEqual([1000, 1000, 500, 0]);
     expect(events.mock.calls).toEqual([['processed', 8, 1000, 30], ['processed', 8, 1000, 30], ['processed', 8, 1000, 30], ['dead', 30, 1000]]);
     expect(await Promise.all(deliveries.mock.results.map((r) => r.value))).toEqual([1000, 1]);
@@ -289,7 +289,7 @@ describe('the retention job', () => {
     expect(await purgedMetric(app, 'deliveries')).toBe(1001);
     const lines = log.mock.calls.filter(([message]) => String(message).startsWith('retention:'));
     expect(lines).toEqual([[expect.stringMatching(
-      /^retention: purged 2500 processed events and 1001 delivery records older than 8 days and 0 dead events older than 30 days in \d+ ms$/,
+      /^retention: purged 2500 processed events and 1001 receipts older than 8 days and 0 dead events older than 30 days in \d+ ms$/,
     )]]);
   });
 
@@ -318,7 +318,7 @@ describe('the retention job', () => {
     const runs = await Promise.all([a.get(RetentionService).runOnce(), b.get(RetentionService).runOnce()]);
 
     expect(runs[0].events + runs[1].events).toBe(3000);
-    expect(runs[0].deliveries + runs[1].deliveries).toBe(700);
+    expect(runs[0].receipts + runs[1].receipts).toBe(700);
     expect((await purgedMetric(a, 'messages'))! + (await purgedMetric(b, 'messages'))!).toBe(3000);
     expect(await count('messages')).toBe(0);
     expect(await count('message_steps')).toBe(0);
@@ -345,7 +345,7 @@ describe('the retention job', () => {
     const log = jest.spyOn(Logger.prototype, 'log');
     const app = await startContext({ RETENTION_ENABLED: 'true', RETENTION_INTERVAL_MINUTES: '5' });
     expect(log.mock.calls.filter(([m]) => String(m).startsWith('retention:'))).toEqual([
-      ['retention: processed events and delivery records older than 8 days, and dead events older than 30 days, are purged every 5 min'],
+      ['retention: processed events and receipts older than 8 days, and dead events older than 30 days, are purged every 5 min'],
     ]);
     const started = Date.now();
     await app.close();

@@ -72,7 +72,7 @@ describe('with environment credentials only (EVOLUTION_API_KEY=keyA,keyB): each 
   });
   afterAll(() => app?.close());
 
-  it("lets tenant A's key fail tenant B's delivery record and store an event as B's (the reported attack)", async () => {
+  it("lets tenant A's key fail tenant B's receipt and store an event as B's (the reported attack)", async () => {
     const id = uniqueId('3EB0');
     expect((await postEvolution(app, evolution('messages_update_server_ack', 'envB', id, KEY_B))).status).toBe(200);
     await eventually(() => record(app, id), (r) => r.body.status === 'sent');
@@ -152,7 +152,7 @@ describe('with TENANTS_FILE binding keyA to tenantA and keyB to tenantB', () => 
     expect(forged.body.message).toMatch(/tenant "sessionB".*not bound/);
   });
 
-  it('keeps one delivery record per tenant: the same id from two instances is two records, GET answers 409 without ?tenant=', async () => {
+  it('keeps one receipt per tenant: the same id from two instances is two records, GET answers 409 without ?tenant=', async () => {
     const id = uniqueId('3EB0');
     expect((await postEvolution(app, evolution('messages_update_server_ack', 'tenantA', id, KEY_A, 'READ'))).status).toBe(200);
     expect((await postEvolution(app, evolution('messages_update_server_ack', 'tenantB', id, KEY_B, 'ERROR'))).status).toBe(200);

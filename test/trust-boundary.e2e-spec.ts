@@ -133,7 +133,7 @@ describe('production with the generic source explicitly unsigned (WEBHOOK_ALLOW_
     expect(JSON.parse(request.body)).toMatchObject({ provider: 'generic', authenticated: false });
   });
 
-  it('never lets an unauthenticated status touch a delivery record, its own source’s or Meta’s', async () => {
+  it('never lets an unauthenticated status touch a receipt, its own source’s or Meta’s', async () => {
     const wamid = await realDeliveredRecord(ctx);
     expect((await postWebhook(ctx.app.baseUrl, forgedFailure(wamid), {}, { sign: false })).body.accepted).toBe(1);
     await drain(ctx);

@@ -13,8 +13,8 @@ export class DeliveriesController {
 
   @Get(':wamid')
   @ApiParam({ name: 'wamid', description: 'the outbound message id (URL-encoded)' })
-  @ApiOperation({ summary: 'The delivery record of an outbound message, as its source reported it: furthest status and when each was reached' })
-  @ApiOkResponse({ description: 'the delivery record; `provider` is the source whose statuses built it', type: DeliveryDto })
+  @ApiOperation({ summary: 'The receipt of an outbound message, as its source reported it: furthest status and when each was reached' })
+  @ApiOkResponse({ description: 'the receipt; `provider` is the source whose statuses built it', type: DeliveryDto })
   @ApiResponse({ status: 404, description: 'no authenticated status has been seen for this message (from this provider)', type: ErrorDto })
   @ApiResponse({ status: 409, description: 'several sources, or several tenants of a gateway, reported this id: choose one with ?provider= or ?tenant=', type: ErrorDto })
   get(@Param('wamid') wamid: string, @Query() query: DeliveryQuery): Promise<DeliveryDto> {

@@ -1,7 +1,7 @@
 import { Logger, Module, type OnModuleInit } from '@nestjs/common';
 import { EnvironmentSettings } from '../config/settings/environment.settings.js';
 import { TrustSettings } from '../sources/trust.settings.js';
-import { DeliveriesModule } from '../deliveries/deliveries.module.js';
+import { ReceiptsModule } from '../receipts/receipts.module.js';
 import { DestinationsModule } from '../destinations/destinations.module.js';
 import { ActivityRepository } from './activity.repository.js';
 import { ActivityService } from './activity.service.js';
@@ -17,7 +17,7 @@ import { ReplayRequestsRepository } from './replay-requests.repository.js';
 
 /** The operator API: GET /messages…, GET /messages/activity, POST /messages/{id}/replay, POST /messages/replay, GET /deliveries/{wamid}, GET /destinations. */
 @Module({
-  imports: [DeliveriesModule, DestinationsModule],
+  imports: [ReceiptsModule, DestinationsModule],
   controllers: [MessagesController, DeliveriesController, DestinationsController],
   providers: [InspectionService, ActivityService, ActivityRepository, MessageInspectionRepository, BulkReplayService, BulkReplayRepository, ReplayRequestsRepository, ApiKeyGuard],
 })

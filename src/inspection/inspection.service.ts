@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConflictError, InvalidQueryError, NotFoundError } from '../common/domain-errors.js';
 import type { EventKind } from '../sources/shared/normalized-event.js';
 import { SOURCE_NAMES, type SourceName } from './../sources/source-registry.js';
-import { DeliveriesRepository } from '../deliveries/deliveries.repository.js';
+import { ReceiptsRepository } from '../receipts/receipts.repository.js';
 import type { DeliveryDto } from './dto/delivery-response.js';
 import { buildTimeline } from './event-timeline.js';
 import { instantText } from './message-filter-sql.js';
@@ -25,17 +25,17 @@ import { decodeCursor, encodeCursor } from './page-cursor.js';
 export class InspectionService {
   constructor(
     private readonly messages: MessageInspectionRepository,
-    private readonly deliveries: DeliveriesRepository,
+    private readonly deliveries: ReceiptsRepository,
   ) {}
 
   /**
-   * The delivery record of an outbound message. Records are per source; a message id reported
+   * The receipt of an outbound message. Records are per source; a message id reported
    * by more than one source (rare: ids are the provider's) needs `provider` to choose; one
    * reported by several tenants of a gateway (sessions, instances), `tenant`.
    */
   async delivery(wamid: string, provider?: SourceName, tenant?: string): Promise<DeliveryDto> {
     const records = await this.deliveries.findAll(wamid, provider, tenant);
-    if (records.length === 0) throw new NotFoundError(`no delivery record for ${wamid}${provider ? ` from ${provider}` : ''}${tenant ? ` of tenant ${tenant}` : ''}`);
+    if (records.length === 0) throw new NotFoundError(`no receipt for ${wamid}${provider ? ` from ${provider}` : ''}${tenant ? ` of tenant ${tenant}` : ''}`);
     if (records.length > 1) {
       const who = records.map((r) => (r.tenant === null ? r.provider : `${r.provider} ${r.tenant}`));
       const choose = new Set(records.map((r) => r.provider)).size > 1 ? '?provider= (and ?tenant=)' : '?tenant=';

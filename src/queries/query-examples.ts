@@ -1,4 +1,4 @@
-import { findReceipts, mergeUpdate, purgeReceipts } from '../deliveries/deliveries.sql.js';
+import { findReceipts, mergeUpdate, purgeReceipts } from '../receipts/receipts.sql.js';
 import { DELIVERIES, finishDeliveries, leaseDeliveries } from '../destinations/delivery-queue.sql.js';
 import { destinationStateSql } from '../destinations/destination-gates.repository.js';
 import { backlogByDestination, createDeliveries, replayDeliveriesOf, replayDeliveryBatch } from '../destinations/destination-jobs.sql.js';
@@ -87,12 +87,12 @@ export const SNAPSHOTS: Record<string, SnapshotFile> = {
     ]),
   },
   deliveries: {
-    'DeliveriesRepository.apply': mergeUpdate({
+    'ReceiptsRepository.apply': mergeUpdate({
       wamid: 'wamid.1', source: 'meta', tenant: '', recipient: '16505551234', status: 'read', at: new Date(0), error: null,
     }),
-    'DeliveriesRepository.findAll': findReceipts(db, 'wamid.1', 'meta', 'sales'),
-    'DeliveriesRepository.findAll (any source)': findReceipts(db, 'wamid.1'),
-    'RetentionRepository.purgeDeliveryRecords': purgeReceipts(7, 1000),
+    'ReceiptsRepository.findAll': findReceipts(db, 'wamid.1', 'meta', 'sales'),
+    'ReceiptsRepository.findAll (any source)': findReceipts(db, 'wamid.1'),
+    'RetentionRepository.purgeReceipts': purgeReceipts(7, 1000),
   },
   replay_requests: {
     'ReplayRequestsRepository.claim': replayRequestsSql.claim(db, 'key-1', 'hash'),

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { QueryResult } from 'kysely';
 import { Database } from '../database/database.js';
-import { purgeReceipts } from '../deliveries/deliveries.sql.js';
+import { purgeReceipts } from '../receipts/receipts.sql.js';
 import { purgeFinished } from '../messages/messages.sql.js';
 
 /** The statuses the purge deletes; anything else is still work to do. */
@@ -10,7 +10,7 @@ export type FinishedStatus = 'processed' | 'dead';
 /**
  * The purge: each call deletes at most `limit` rows older than `days` days by the database's
  * clock, and returns how many it deleted. One statement, one short transaction, written in its
- * table's SQL module (messages.sql.ts, deliveries.sql.ts).
+ * table's SQL module (messages.sql.ts, receipts.sql.ts).
  *
  * Rows are chosen with FOR UPDATE SKIP LOCKED: any number of processes may purge at once,
  * each takes rows the others have not locked (no row is deleted twice, no purger waits on
@@ -50,11 +50,11 @@ export class RetentionRepository {
   }
 
   /**
-   * Deletes delivery records that have not changed for `days` days (updated_at moves only when
+   * Deletes receipts that have not changed for `days` days (updated_at moves only when
    * a value does), found through deliveries_updated_at_idx. A status reported after that makes
-   * a new record holding that status alone (the merge in DeliveriesRepository accepts any order).
+   * a new record holding that status alone (the merge in ReceiptsRepository accepts any order).
    */
-  async purgeDeliveryRecords(days: number, limit: number): Promise<number> {
+  async purgeReceipts(days: number, limit: number): Promise<number> {
     return affected(await purgeReceipts(days, limit).execute(this.db));
   }
 }

@@ -17,7 +17,7 @@ function setUp(env: Record<string, string> = {}) {
   const deliveries: number[] = [];
   const repository = {
     purgeFinishedEvents: jest.fn(async (status: string, _days: number, _limit: number, _deadDays?: number) => (status === 'dead' ? dead : events).shift() ?? 0),
-    purgeDeliveryRecords: jest.fn(async (_days: number, _limit: number) => deliveries.shift() ?? 0),
+    purgeReceipts: jest.fn(async (_days: number, _limit: number) => deliveries.shift() ?? 0),
   };
   const metrics = new MetricsService({ read: async () => ({ counts: {}, oldestUnprocessedSeconds: 0 }) } as unknown as InboxStatsRepository);
   const service = new RetentionService(config, repository as unknown as RetentionRepository, metrics);
@@ -53,21 +53,21 @@ describe('RetentionService', () => {
     expect([await purged('messages'), await purged('deliveries')]).toEqual([0, 0]);
   });
 
-  it('deletes batch after batch until one comes back short: processed events, dead events, then delivery records', async () => {
+  it('deletes batch after batch until one comes back short: processed events, dead events, then receipts', async () => {
     const { service, repository, events, dead, deliveries, purged } = setUp({ RETENTION_DAYS: '9', DEAD_RETENTION_DAYS: '40' });
     const { log } = logs();
     events.push(10, 10, 3);
     dead.push(10, 2);
     deliveries.push(10, 0);
     const run = await service.runOnce();
-    expect(run).toMatchObject({ events: 35, deadEvents: 12, deliveries: 10 });
+    expect(run).toMatchObject({ events: 35, deadEvents: 12, receipts: 10 });
     expect(repository.purgeFinishedEvents.mock.calls).toEqual([
       ['processed', 9, 10, 40], ['processed', 9, 10, 40], ['processed', 9, 10, 40], ['dead', 40, 10], ['dead', 40, 10],
     ]);
-    expect(repository.purgeDeliveryRecords.mock.calls).toEqual([[9, 10], [9, 10]]);
+    expect(repository.purgeReceipts.mock.calls).toEqual([[9, 10], [9, 10]]);
     expect([await purged('messages'), await purged('deliveries')]).toEqual([35, 10]);
     expect(log.mock.calls).toEqual([[expect.stringMatching(
-      /^retention: purged 23 processed events and 10 delivery records older than 9 days and 12 dead events older than 40 days in \d+ ms$/,
+      /^retention: purged 23 processed events and 10 receipts older than 9 days and 12 dead events older than 40 days in \d+ ms$/,
     )]]);
   });
 
@@ -83,10 +83,10 @@ describe('RetentionService', () => {
   it('logs a run that found nothing at debug level only', async () => {
     const { service } = setUp();
     const { log, debug } = logs();
-    expect(await service.runOnce()).toMatchObject({ events: 0, deliveries: 0 });
+    expect(await service.runOnce()).toMatchObject({ events: 0, receipts: 0 });
     expect(log).not.toHaveBeenCalled();
     expect(debug.mock.calls).toEqual([[expect.stringMatching(
-      /^retention: purged 0 processed events and 0 delivery records older than 8 days and 0 dead events older than 30 days in \d+ ms$/,
+      /^retention: purged 0 processed events and 0 receipts older than 8 days and 0 dead events older than 30 days in \d+ ms$/,
     )]]);
   });
 
@@ -97,19 +97,19 @@ describe('RetentionService', () => {
     const { log } = logs();
     service.onApplicationBootstrap();
     expect(log.mock.calls).toEqual([
-      ['retention: processed events and delivery records older than 8 days, and dead events older than 30 days, are purged every 60 min'],
+      ['retention: processed events and receipts older than 8 days, and dead events older than 30 days, are purged every 60 min'],
     ]);
     await jest.advanceTimersByTimeAsync(39_999);
-    expect(repository.purgeDeliveryRecords).toHaveBeenCalledTimes(0);
+    expect(repository.purgeReceipts).toHaveBeenCalledTimes(0);
     await jest.advanceTimersByTimeAsync(1);
-    expect(repository.purgeDeliveryRecords).toHaveBeenCalledTimes(1);
+    expect(repository.purgeReceipts).toHaveBeenCalledTimes(1);
     await jest.advanceTimersByTimeAsync(60 * MINUTE - 1);
-    expect(repository.purgeDeliveryRecords).toHaveBeenCalledTimes(1);
+    expect(repository.purgeReceipts).toHaveBeenCalledTimes(1);
     await jest.advanceTimersByTimeAsync(1);
-    expect(repository.purgeDeliveryRecords).toHaveBeenCalledTimes(2);
+    expect(repository.purgeReceipts).toHaveBeenCalledTimes(2);
     await service.beforeApplicationShutdown();
     await jest.advanceTimersByTimeAsync(10 * 60 * MINUTE);
-    expect(repository.purgeDeliveryRecords).toHaveBeenCalledTimes(2);
+    expect(repository.purgeReceipts).toHaveBeenCalledTimes(2);
     expect(repository.purgeFinishedEvents).toHaveBeenCalledTimes(4); // processed and dead, per run
     expect(jest.getTimerCount()).toBe(0);
   });
@@ -135,7 +135,7 @@ describe('RetentionService', () => {
     service.start();
     await jest.advanceTimersByTimeAsync(10_000 + 10); // first run, its pause between batches
     expect(warn.mock.calls).toEqual([[
-      'retention: purge failed (canceling statement due to statement timeout) after purging 10 processed events and 0 delivery records ' +
+      'retention: purge failed (canceling statement due to statement timeout) after purging 10 processed events and 0 receipts ' +
         'older than 8 days and 0 dead events older than 30 days; the next run tries again',
     ]]);
     expect(await purged('messages')).toBe(10);
@@ -143,7 +143,7 @@ describe('RetentionService', () => {
     // 10, error; then the next run: 10, 4, and the dead ones.
     expect(repository.purgeFinishedEvents.mock.calls.map(([status]) => status)).toEqual(['processed', 'processed', 'processed', 'processed', 'dead']);
     expect(await purged('messages')).toBe(24);
-    expect(log).toHaveBeenLastCalledWith(expect.stringMatching(/^retention: purged 14 processed events and 0 delivery records/));
+    expect(log).toHaveBeenLastCalledWith(expect.stringMatching(/^retention: purged 14 processed events and 0 receipts/));
     await service.stop();
   });
 
@@ -181,9 +181,9 @@ describe('RetentionService', () => {
     await stopping;
     expect(await run).toMatchObject({ events: 20, deadEvents: 0 });
     expect(repository.purgeFinishedEvents.mock.calls.map(([status]) => status)).toEqual(['processed', 'processed']); // not the dead ones
-    expect(repository.purgeDeliveryRecords).not.toHaveBeenCalled();
+    expect(repository.purgeReceipts).not.toHaveBeenCalled();
     expect(log.mock.calls).toEqual([[expect.stringMatching(
-      /^retention: purged 20 processed events and 0 delivery records older than 8 days and 0 dead events older than 30 days in \d+ ms \(cut short by shutdown\)$/,
+      /^retention: purged 20 processed events and 0 receipts older than 8 days and 0 dead events older than 30 days in \d+ ms \(cut short by shutdown\)$/,
     )]]);
   });
 });

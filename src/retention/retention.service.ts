@@ -11,13 +11,13 @@ export interface RetentionRun {
   /** Events of either finished status; `deadEvents` of them were dead. */
   events: number;
   deadEvents: number;
-  deliveries: number;
+  receipts: number;
   ms: number;
 }
 
 /** What a run deletes, in order: each kind has its own statement and its own age. */
-type Purged = Record<FinishedStatus | 'deliveries', number>;
-const TABLE_OF: Record<keyof Purged, RetentionTable> = { processed: 'messages', dead: 'messages', deliveries: 'deliveries' };
+type Purged = Record<FinishedStatus | 'receipts', number>;
+const TABLE_OF: Record<keyof Purged, RetentionTable> = { processed: 'messages', dead: 'messages', receipts: 'deliveries' };
 
 /** Between two batches: other statements get the connections and the pages the purge touches. */
 export const BATCH_PAUSE_MS = 10;
@@ -33,7 +33,7 @@ export function nextRunDelayMs(intervalMs: number, random = Math.random()): numb
 }
 
 /**
- * Keeps the inbox from growing forever: purges processed events and delivery records older
+ * Keeps the inbox from growing forever: purges processed events and receipts older
  * than RETENTION_DAYS, and dead events older than DEAD_RETENTION_DAYS (kept longer, so that
  * they can still be replayed), every RETENTION_INTERVAL_MINUTES, in batches of
  * RETENTION_BATCH_SIZE (each its own short statement). Every process runs it (the HTTP service
@@ -79,7 +79,7 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
     this.stopping = false;
     this.schedule(firstRunDelayMs(this.intervalMs));
     this.logger.log(
-      `retention: processed events and delivery records older than ${this.config.RETENTION_DAYS} days, and dead events ` +
+      `retention: processed events and receipts older than ${this.config.RETENTION_DAYS} days, and dead events ` +
         `older than ${this.config.DEAD_RETENTION_DAYS} days, are purged every ${this.config.RETENTION_INTERVAL_MINUTES} min`,
     );
   }
@@ -123,23 +123,23 @@ export class RetentionService implements OnApplicationBootstrap, BeforeApplicati
   private async purge(): Promise<RetentionRun> {
     const { RETENTION_DAYS: days, DEAD_RETENTION_DAYS: deadDays } = this.config;
     const started = performance.now();
-    const purged: Purged = { processed: 0, dead: 0, deliveries: 0 };
+    const purged: Purged = { processed: 0, dead: 0, receipts: 0 };
     const summary = () =>
-      `${purged.processed} processed events and ${purged.deliveries} delivery records older than ${days} days ` +
+      `${purged.processed} processed events and ${purged.receipts} receipts older than ${days} days ` +
       `and ${purged.dead} dead events older than ${deadDays} days`;
     try {
       await this.drain('processed', (limit) => this.repository.purgeFinishedEvents('processed', days, limit, deadDays), purged);
       await this.drain('dead', (limit) => this.repository.purgeFinishedEvents('dead', deadDays, limit), purged);
-      await this.drain('deliveries', (limit) => this.repository.purgeDeliveryRecords(days, limit), purged);
+      await this.drain('receipts', (limit) => this.repository.purgeReceipts(days, limit), purged);
     } catch (error) {
       this.logger.warn(`retention: purge failed (${(error as Error).message}) after purging ${summary()}; the next run tries again`);
       throw error;
     }
     const ms = Math.round(performance.now() - started);
     const line = `retention: purged ${summary()} in ${ms} ms${this.stopping ? ' (cut short by shutdown)' : ''}`;
-    if (purged.processed + purged.dead + purged.deliveries > 0) this.logger.log(line);
+    if (purged.processed + purged.dead + purged.receipts > 0) this.logger.log(line);
     else this.logger.debug(line);
-    return { events: purged.processed + purged.dead, deadEvents: purged.dead, deliveries: purged.deliveries, ms };
+    return { events: purged.processed + purged.dead, deadEvents: purged.dead, receipts: purged.receipts, ms };
   }
 
   /**

@@ -1,4 +1,4 @@
-import { deliveryUpdateOf, MAX_ERROR_LENGTH, TENANT_SCOPED_RECORDS } from './receipt-update.js';
+import { receiptUpdateOf, MAX_ERROR_LENGTH, TENANT_SCOPED_RECEIPTS } from './receipt-update.js';
 import { detectSource, type SourceName } from './source-registry.js';
 import { parseEvolutionBody } from './evolution/evolution.parser.js';
 import { parseGenericBody } from './generic/generic.parser.js';
@@ -12,7 +12,7 @@ import { parseWasenderBody } from './wasender/wasender.parser.js';
 const PARSERS: Record<Extract<SourceName, 'meta' | 'wasender' | 'generic' | 'waha' | 'evolution'>, (body: JsonObject) => NormalizedEvent[]> = {
   meta: parseMetaBody, wasender: parseWasenderBody, generic: parseGenericBody, waha: parseWahaBody, evolution: parseEvolutionBody,
 };
-const updateOf = (body: JsonObject) => deliveryUpdateOf(PARSERS[detectSource(body) as keyof typeof PARSERS](body)[0]!);
+const updateOf = (body: JsonObject) => receiptUpdateOf(PARSERS[detectSource(body) as keyof typeof PARSERS](body)[0]!);
 
 const metaChange = (field: string, value: unknown) => ({ object: 'whatsapp_business_account', entry: [{ id: 'W', changes: [{ field, value }] }] });
 const metaStatus = (status: Record<string, unknown>) => metaChange('messages', { metadata: { phone_number_id: '1' }, statuses: [status] });
@@ -25,7 +25,7 @@ const wasenderUpdate = (status: unknown) =>
 
 const genericStatus = (fields: Record<string, unknown>) => ({ event: 'message.status', id: 'G1', timestamp: 1750030075, from: '1555', ...fields });
 
-describe('deliveryUpdateOf', () => {
+describe('receiptUpdateOf', () => {
   describe('Meta statuses', () => {
     it.each(['sent', 'delivered', 'read', 'played'])('maps %s with the wamid, recipient and time', (status) => {
       expect(updateOf(metaOut(status))).toEqual({
@@ -157,14 +157,14 @@ describe('deliveryUpdateOf', () => {
   });
 });
 
-describe('deliveryUpdateOf: whose record', () => {
+describe('receiptUpdateOf: whose record', () => {
   const evolutionUpdate = (instance: string) => parseEvolutionBody({
     event: 'messages.update', instance, data: { keyId: 'SAMEID', remoteJid: '5511987654321@s.whatsapp.net', fromMe: true, status: 'READ' },
   })[0]!;
 
   it("keys a gateway's record by its tenant: the same id from two instances is two records", () => {
-    expect(deliveryUpdateOf(evolutionUpdate('sales'))).toMatchObject({ wamid: 'SAMEID', provider: 'evolution', tenant: 'sales' });
-    expect(deliveryUpdateOf(evolutionUpdate('support'))).toMatchObject({ wamid: 'SAMEID', provider: 'evolution', tenant: 'support' });
-    expect([...TENANT_SCOPED_RECORDS].sort()).toEqual(['evolution', 'waha', 'wasender']);
+    expect(receiptUpdateOf(evolutionUpdate('sales'))).toMatchObject({ wamid: 'SAMEID', provider: 'evolution', tenant: 'sales' });
+    expect(receiptUpdateOf(evolutionUpdate('support'))).toMatchObject({ wamid: 'SAMEID', provider: 'evolution', tenant: 'support' });
+    expect([...TENANT_SCOPED_RECEIPTS].sort()).toEqual(['evolution', 'waha', 'wasender']);
   });
 });

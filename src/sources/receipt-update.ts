@@ -1,19 +1,19 @@
 import type { NormalizedEvent } from './shared/normalized-event.js';
 import type { SourceName } from './source-registry.js';
-import { boundedError, type DeliveryStatus } from './shared/status-ladder.js';
+import { boundedError, type ReceiptStatus } from './shared/status-ladder.js';
 import { sourceDescriptor, SOURCE_NAMES } from './source-registry.js';
 
-export { MAX_ERROR_LENGTH, type DeliveryStatus } from './shared/status-ladder.js';
+export { MAX_ERROR_LENGTH, type ReceiptStatus } from './shared/status-ladder.js';
 
 /** What one status event says about one outbound message. */
-export interface DeliveryUpdate {
+export interface ReceiptUpdate {
   /** The provider's id of the message (a wamid for Meta's shapes; the column keeps that name). */
   wamid: string;
   source: SourceName;
-  /** The tenant whose record it is, for sources that keep receipts by tenant (TENANT_SCOPED_RECORDS); '' for everyone else. */
+  /** The tenant whose record it is, for sources that keep receipts by tenant (TENANT_SCOPED_RECEIPTS); '' for everyone else. */
   tenant: string;
   recipient: string | null;
-  status: DeliveryStatus;
+  status: ReceiptStatus;
   /** When the provider says the status was reached; null when it did not say. */
   at: Date | null;
   error: string | null;
@@ -24,14 +24,14 @@ export interface DeliveryUpdate {
  * messages, and two records. Meta's, 360dialog's and Twilio's ids are global. Each source's
  * descriptor says which it is (tenancy.receiptsByTenant).
  */
-export const TENANT_SCOPED_RECORDS: ReadonlySet<SourceName> = new Set(SOURCE_NAMES.filter((name) => sourceDescriptor(name).tenancy.receiptsByTenant));
+export const TENANT_SCOPED_RECEIPTS: ReadonlySet<SourceName> = new Set(SOURCE_NAMES.filter((name) => sourceDescriptor(name).tenancy.receiptsByTenant));
 
 /**
- * The delivery record change an event asks for, or null when it asks for none. Statuses that
+ * The receipt change an event asks for, or null when it asks for none. Statuses that
  * say nothing about progress (pending, deleted, warning, numeric codes we do not know) are
  * null rather than guessed: a wrong guess could never be undone, records only move forward.
  */
-export function deliveryUpdateOf(event: NormalizedEvent): DeliveryUpdate | null {
+export function receiptUpdateOf(event: NormalizedEvent): ReceiptUpdate | null {
   if (event.kind !== 'status') return null;
   const source = sourceDescriptor(event.source);
   const facts = source.readStatus(event);

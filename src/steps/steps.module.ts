@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AutoReplyModule } from './auto-reply/auto-reply.module.js';
-import { DeliveryStatusModule } from './delivery-status/delivery-status.module.js';
+import { ReceiptsStepModule } from './receipts/receipts-step.module.js';
 import { DestinationsStepModule } from './destinations/destinations-step.module.js';
 import { ForwardModule } from './forward/forward.module.js';
 
@@ -8,5 +8,5 @@ import { ForwardModule } from './forward/forward.module.js';
  * The one place steps are registered. Add your own module (providers marked @WorkerStep)
  * to `imports`; the worker discovers and orders every step at boot. See docs/processing.md, "Your own steps".
  */
-@Module({ imports: [DeliveryStatusModule, ForwardModule, DestinationsStepModule, AutoReplyModule] })
+@Module({ imports: [ReceiptsStepModule, ForwardModule, DestinationsStepModule, AutoReplyModule] })
 export class StepsModule {}

@@ -75,7 +75,7 @@ export class WebhookSources implements OnModuleInit {
     for (const source of unsigned) {
       this.logger.warn(
         `webhook source ${source.name} takes unauthenticated deliveries (${source.credentialVariable} is not set): ` +
-          `anyone who can reach /webhook/${source.name} can store events; they are forwarded marked authenticated=false and never change delivery records`,
+          `anyone who can reach /webhook/${source.name} can store events; they are forwarded marked authenticated=false and never change receipts`,
       );
     }
   }

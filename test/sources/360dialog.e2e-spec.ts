@@ -45,7 +45,7 @@ describe('360dialog at /webhook/360dialog', () => {
     expect(answer.body.events.map((e: { id: string }) => e.id).sort()).toEqual(keys.map((key) => key.replace(/^meta:/, '360dialog:')).sort());
   });
 
-  it('moves its own delivery record only forward; Meta’s record of the same wamid is another', async () => {
+  it('moves its own receipt only forward; Meta’s record of the same wamid is another', async () => {
     const wamid = uniqueId('wamid.OUT');
     await post(ctx.service.baseUrl, status(wamid, 'read', 30));
     await Promise.all([post(ctx.service.baseUrl, status(wamid, 'sent', 10)), post(ctx.service.baseUrl, status(wamid, 'delivered', 20)), post(ctx.service.baseUrl, status(wamid, 'read', 30))]);

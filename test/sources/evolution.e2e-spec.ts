@@ -101,7 +101,7 @@ describe('Evolution API at /webhook/evolution', () => {
     expect((await post(history)).body).toMatchObject({ accepted: 0, duplicates: 2000 });
   });
 
-  it('moves the delivery record only forward, whatever the order of messages.update', async () => {
+  it('moves the receipt only forward, whatever the order of messages.update', async () => {
     const i = instance();
     const id = messageId();
     await post(body('messages_update_read', i, id));

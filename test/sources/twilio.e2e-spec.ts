@@ -93,7 +93,7 @@ describe('Twilio WhatsApp at /webhook/twilio', () => {
     expect(JSON.parse(answer.body).message).toContain('no event with an idempotency key');
   });
 
-  it('moves the delivery record only forward, whatever order and however often status callbacks arrive', async () => {
+  it('moves the receipt only forward, whatever order and however often status callbacks arrive', async () => {
     const sid = `SM${Math.random().toString(16).slice(2).padEnd(32, '0')}`;
     const status = (name: string) => twilioFixture(name, { MessageSid: sid, SmsSid: sid });
     await post('/webhook/twilio', status('status_read'));

@@ -65,7 +65,7 @@ describe('WAHA at /webhook/waha', () => {
     expect(await ctx.db.query('SELECT 1 FROM messages WHERE tenant = $1', [s])).toEqual([]);
   });
 
-  it('keys acks per level and moves the delivery record only forward, whatever the order', async () => {
+  it('keys acks per level and moves the receipt only forward, whatever the order', async () => {
     const s = session();
     const id = messageId();
     const ack = (name: string) => envelope(name, s, id);

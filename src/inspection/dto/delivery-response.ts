@@ -1,11 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { DeliveryStatus } from '../../sources/receipt-update.js';
+import type { ReceiptStatus } from '../../sources/receipt-update.js';
 import { SOURCE_NAMES, type SourceName } from '../../sources/source-registry.js';
 
 
 const at = (what: string) => ({ type: String, format: 'date-time', nullable: true, description: `when it was ${what} (earliest report)` });
 
-/** GET /deliveries/{wamid}: the delivery record of one outbound message. */
+/** GET /deliveries/{wamid}: the receipt of one outbound message. */
 export class DeliveryDto {
   @ApiProperty() wamid!: string;
   @ApiProperty({ enum: SOURCE_NAMES }) provider!: SourceName;
@@ -13,7 +13,7 @@ export class DeliveryDto {
   tenant!: string | null;
   @ApiProperty({ type: String, nullable: true }) recipient!: string | null;
   @ApiProperty({ enum: ['sent', 'delivered', 'read', 'played', 'failed'], description: 'the furthest status reached; failed is terminal' })
-  status!: DeliveryStatus;
+  status!: ReceiptStatus;
   @ApiProperty({ type: String, nullable: true }) error!: string | null;
   @ApiProperty(at('sent')) sentAt!: string | null;
   @ApiProperty(at('delivered')) deliveredAt!: string | null;

@@ -29,7 +29,7 @@ export class MessageSummaryDto implements MessageSummary {
   @ApiProperty({ type: String, nullable: true, description: 'the business number or instance: Meta/360dialog phone_number_id, Twilio AccountSid:number, WAHA session, Evolution instance' })
   tenant!: string | null;
   @ApiProperty() fromMe!: boolean;
-  @ApiProperty({ description: "the delivery carried a valid signature of its source; only such events change delivery records or reply" })
+  @ApiProperty({ description: "the webhook request carried a valid signature of its source; only such events change receipts or reply" })
   authenticated!: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when the provider says it happened' }) timestamp!: string | null;
   @ApiProperty({ enum: MESSAGE_STATUSES }) status!: MessageStatus;

@@ -1,7 +1,7 @@
 import { statusRefOf } from './evolution-message-ref.js';
 import type { NormalizedEvent } from '../shared/normalized-event.js';
 import { objectAt, readString } from '../shared/payload-values.js';
-import type { DeliveryStatus, StatusFacts } from '../shared/status-ladder.js';
+import type { ReceiptStatus, StatusFacts } from '../shared/status-ladder.js';
 
 /** Baileys' numeric message status, named as Evolution names it (src/utils/renderStatus.ts). */
 const BAILEYS_STATUS_NAMES = ['ERROR', 'PENDING', 'SERVER_ACK', 'DELIVERY_ACK', 'READ', 'PLAYED'];
@@ -25,7 +25,7 @@ export function evolutionStatusName(status: unknown): string | null {
  * WhatsApp Business channel upper-cases. PENDING (not yet at the server) and DELETED (Evolution's
  * name for any update without a status, edits included) say nothing about progress.
  */
-const LADDER = new Map<string, DeliveryStatus>([
+const LADDER = new Map<string, ReceiptStatus>([
   ['server_ack', 'sent'],
   ['delivery_ack', 'delivered'],
   ['read', 'read'],

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { deliveryUpdateOf } from '../receipt-update.js';
+import { receiptUpdateOf } from '../receipt-update.js';
 import { evolutionEventName, parseEvolutionBody, readEvolutionStatus } from './evolution.parser.js';
 import type { JsonObject } from '../shared/payload-values.js';
 
@@ -108,7 +108,7 @@ describe('messages.update', () => {
     expect(events.map((event) => [event.key, event.type, event.kind])).toEqual([
       [`${sent}:SERVER_ACK`, 'server_ack', 'status'], [`${sent}:DELIVERY_ACK`, 'delivery_ack', 'status'], [`${sent}:READ`, 'read', 'status'],
     ]);
-    expect(events.map(deliveryUpdateOf)).toMatchObject(['sent', 'delivered', 'read'].map((status) =>
+    expect(events.map(receiptUpdateOf)).toMatchObject(['sent', 'delivered', 'read'].map((status) =>
       ({ wamid: '3EB0C5A2F1D4B7E9A06F12', provider: 'evolution', recipient: '5511987654321', status })));
   });
 

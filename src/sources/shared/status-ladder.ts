@@ -1,7 +1,7 @@
 import type { NormalizedEvent } from './normalized-event.js';
 
 /** In the order of the delivery_status enum: a record only ever moves to a later one, failed is terminal. */
-export type DeliveryStatus = 'sent' | 'delivered' | 'read' | 'played' | 'failed';
+export type ReceiptStatus = 'sent' | 'delivered' | 'read' | 'played' | 'failed';
 
 /** Enough for a code, a title and a sentence of details; provider texts are otherwise unbounded. */
 export const MAX_ERROR_LENGTH = 500;
@@ -11,7 +11,7 @@ export interface StatusFacts {
   /** The provider's id of the outbound message (a wamid, a Twilio MessageSid, a WAHA or Evolution message id). */
   messageId: string | null;
   /** The status on the ladder, or null when the provider's status says nothing about progress. */
-  status: DeliveryStatus | null;
+  status: ReceiptStatus | null;
   error: string | null;
 }
 
@@ -21,11 +21,11 @@ export interface StatusFacts {
  */
 export type StatusReader = (event: NormalizedEvent) => StatusFacts;
 
-const STATUSES: ReadonlySet<string> = new Set<DeliveryStatus>(['sent', 'delivered', 'read', 'played', 'failed']);
+const STATUSES: ReadonlySet<string> = new Set<ReceiptStatus>(['sent', 'delivered', 'read', 'played', 'failed']);
 
 /** A status already named as on the ladder (Meta's, lowercased), or null. */
-export function ladderStatus(status: string | null): DeliveryStatus | null {
-  return status !== null && STATUSES.has(status) ? (status as DeliveryStatus) : null;
+export function ladderStatus(status: string | null): ReceiptStatus | null {
+  return status !== null && STATUSES.has(status) ? (status as ReceiptStatus) : null;
 }
 
 /** Provider error texts are unbounded: at most MAX_ERROR_LENGTH code points, null when empty. */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { deliveryUpdateOf } from '../receipt-update.js';
+import { receiptUpdateOf } from '../receipt-update.js';
 import type { NormalizedEvent } from '../shared/normalized-event.js';
 import { twilioParams } from './twilio-params.js';
 import { parseTwilioBody, readTwilioStatus } from './twilio.parser.js';
@@ -143,7 +143,7 @@ describe('readTwilioStatus', () => {
   ])('reads %s onto the ladder', (fixture, status, error) => {
     const event = only(form(fixture));
     expect(readTwilioStatus(event)).toEqual({ messageId: OUTBOUND, status, error });
-    expect(deliveryUpdateOf(event)).toMatchObject({ wamid: OUTBOUND, provider: 'twilio', recipient: USER, status, error, at: null });
+    expect(receiptUpdateOf(event)).toMatchObject({ wamid: OUTBOUND, provider: 'twilio', recipient: USER, status, error, at: null });
   });
 
   it.each(['queued', 'accepted', 'scheduled', 'sending', 'canceled', 'receiving', 'partially_delivered', 'constructor', 'hasownproperty'])(
@@ -151,7 +151,7 @@ describe('readTwilioStatus', () => {
     (status) => {
       const event = only({ MessageSid: 'SM11111111111111111111111111111111', MessageStatus: status });
       expect(readTwilioStatus(event)).toEqual({ messageId: 'SM11111111111111111111111111111111', status: null, error: null });
-      expect(deliveryUpdateOf(event)).toBeNull();
+      expect(receiptUpdateOf(event)).toBeNull();
     },
   );
 
@@ -164,6 +164,6 @@ describe('readTwilioStatus', () => {
   });
 
   it('never turns an inbound message into a delivery update', () => {
-    expect(deliveryUpdateOf(only(form('inbound_text')))).toBeNull();
+    expect(receiptUpdateOf(only(form('inbound_text')))).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { buildKey } from '../shared/idempotency-key.js';
 import { createEvent, type NormalizedEvent } from '../shared/normalized-event.js';
-import type { DeliveryStatus, StatusFacts } from '../shared/status-ladder.js';
+import type { ReceiptStatus, StatusFacts } from '../shared/status-ladder.js';
 import { readString } from '../shared/payload-values.js';
 import { paramOf, type SingletonName, type TwilioParams } from './twilio-params.js';
 
@@ -26,7 +26,7 @@ const INBOUND_STATUS = 'received';
  * terminal and would pin an error on a message nobody tried to deliver). A Map, not an object
  * literal, so a status named like a prototype member (`constructor`) reads as nothing.
  */
-const LADDER: ReadonlyMap<string, DeliveryStatus> = new Map([
+const LADDER: ReadonlyMap<string, ReceiptStatus> = new Map([
   ['sent', 'sent'],
   ['delivered', 'delivered'],
   ['read', 'read'],

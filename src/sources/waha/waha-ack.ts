@@ -1,6 +1,6 @@
 import { withinLimit } from '../shared/field-limits.js';
 import { readString, type JsonObject } from '../shared/payload-values.js';
-import type { DeliveryStatus } from '../shared/status-ladder.js';
+import type { ReceiptStatus } from '../shared/status-ladder.js';
 
 /** A `message.ack` payload's step: WAHA sends the number (`ack`) and its name (`ackName`). */
 export interface WahaAck {
@@ -8,14 +8,14 @@ export interface WahaAck {
   code: number;
   /** The event type: the ladder status, `pending`, or WAHA's own name lowercased. */
   name: string;
-  status: DeliveryStatus | null;
+  status: ReceiptStatus | null;
 }
 
 /**
  * WAHA's WAMessageAck (src/structures/enums.dto.ts in devlikeapro/waha). PENDING says nothing
  * about progress; ERROR is the send failing, terminal as `failed` is on the ladder.
  */
-const ACKS: readonly { code: number; name: string; type: string; status: DeliveryStatus | null }[] = [
+const ACKS: readonly { code: number; name: string; type: string; status: ReceiptStatus | null }[] = [
   { code: -1, name: 'ERROR', type: 'failed', status: 'failed' },
   { code: 0, name: 'PENDING', type: 'pending', status: null },
   { code: 1, name: 'SERVER', type: 'sent', status: 'sent' },

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { deliveryUpdateOf } from '../receipt-update.js';
+import { receiptUpdateOf } from '../receipt-update.js';
 import type { NormalizedEvent } from '../shared/normalized-event.js';
 import type { JsonObject } from '../shared/payload-values.js';
 import { parseWahaBody, readWahaStatus } from './waha.parser.js';
@@ -91,7 +91,7 @@ describe('parseWahaBody', () => {
     });
 
     it('maps the acks onto the delivery ladder', () => {
-      const update = (name: string) => deliveryUpdateOf(only(fixture(`message_ack_${name}`)));
+      const update = (name: string) => receiptUpdateOf(only(fixture(`message_ack_${name}`)));
       expect(update('sent')).toMatchObject({ wamid: OUTBOUND, provider: 'waha', recipient: '22222222222', status: 'sent' });
       expect(update('delivered')?.status).toBe('delivered');
       expect(update('read')).toMatchObject({ status: 'read', at: new Date(1763396815907) });

@@ -123,7 +123,7 @@ function otherEvent(envelope: Envelope, content: unknown, payload: JsonObject | 
 
 /**
  * Acks as the parser stored them: the ladder step from the number (or name) in `raw.payload`.
- * A group ack names the message with the reader appended; the delivery record is the
+ * A group ack names the message with the reader appended; the receipt is the
  * message's, so the reader is cut off. WAHA gives no reason for ERROR.
  */
 export function readWahaStatus({ raw }: NormalizedEvent): StatusFacts {

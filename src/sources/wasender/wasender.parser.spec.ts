@@ -1,4 +1,4 @@
-import { deliveryUpdateOf } from '../receipt-update.js';
+import { receiptUpdateOf } from '../receipt-update.js';
 import { parseWasenderBody } from './wasender.parser.js';
 
 const SESSION_ID = 'session-api-key-must-not-be-stored';
@@ -132,7 +132,7 @@ describe('parseWasenderBody', () => {
         ['wasender:receipt:SDK:delivered:222@s.whatsapp.net', 'status', 'delivered', '222', true, new Date(1750031000000)],
         ['wasender:receipt:SDK:played:333@s.whatsapp.net', 'status', 'played', '333', true, new Date(1750031300000)],
       ]);
-      expect(deliveryUpdateOf(events[0]!)).toEqual({
+      expect(receiptUpdateOf(events[0]!)).toEqual({
         wamid: 'SDK', provider: 'wasender', tenant: '', recipient: '111', status: 'read', at: new Date(1750031100000), error: null,
       });
       // The same receipt in Baileys' shape has the same key: one read, whichever shape carried it.

@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { InferResult } from 'kysely';
 import { Database } from '../database/database.js';
-import type { DeliveryStatus, DeliveryUpdate } from '../sources/receipt-update.js';
+import type { ReceiptStatus, ReceiptUpdate } from '../sources/receipt-update.js';
 import type { SourceName } from '../sources/source-registry.js';
-import { findReceipts, mergeUpdate } from './deliveries.sql.js';
+import { findReceipts, mergeUpdate } from './receipts.sql.js';
 
 /** One outbound message's receipt, as its source reported it: the furthest status and when each was reached (a row of findReceipts). */
-export type DeliveryRecord = InferResult<ReturnType<typeof findReceipts>>[number];
+export type Receipt = InferResult<ReturnType<typeof findReceipts>>[number];
 
 @Injectable()
-export class DeliveriesRepository {
+export class ReceiptsRepository {
   constructor(private readonly db: Database) {}
 
   /**
@@ -27,14 +27,14 @@ export class DeliveriesRepository {
    * migration that widens it to (provider, tenant, wamid): before it, a gateway's same id from
    * two tenants still shares one record, as it always did.
    */
-  async apply(update: DeliveryUpdate): Promise<DeliveryStatus> {
+  async apply(update: ReceiptUpdate): Promise<ReceiptStatus> {
     const [row] = (await mergeUpdate(update).execute(this.db)).rows;
     if (!row) throw new Error(`the delivery upsert for ${update.wamid} returned no row`);
     return row.status;
   }
 
   /** The records of one message id: one per source (and gateway tenant) that reported a status for it (usually one). */
-  findAll(wamid: string, provider?: SourceName, tenant?: string): Promise<DeliveryRecord[]> {
+  findAll(wamid: string, provider?: SourceName, tenant?: string): Promise<Receipt[]> {
     return findReceipts(this.db, wamid, provider, tenant).execute();
   }
 }

@@ -1,36 +1,36 @@
 import { Injectable } from '@nestjs/common';
 import pLimit from 'p-limit';
-import { DeliveriesRepository } from '../../deliveries/deliveries.repository.js';
-import { deliveryUpdateOf, type DeliveryStatus } from '../../sources/receipt-update.js';
+import { ReceiptsRepository } from '../../receipts/receipts.repository.js';
+import { receiptUpdateOf, type ReceiptStatus } from '../../sources/receipt-update.js';
 import type { NormalizedEvent } from '../../sources/shared/normalized-event.js';
 import { WorkerStep, type EventStep } from '../../inbox/event-step.js';
 
-export interface DeliveryStatusResult {
+export interface ReceiptsStepResult {
   wamid: string;
   /** The record's status after this event: later than the event's own when a later one came first. */
-  status: DeliveryStatus;
+  status: ReceiptStatus;
 }
 
 /**
- * Keeps the delivery record of each outbound message, per source. The merge is idempotent, so
+ * Keeps the receipt of each outbound message, per source. The merge is idempotent, so
  * a retry after a crash between the write and the step's record changes nothing. Only events
  * whose delivery was authenticated may move a record: a record only moves forward (failed is
  * terminal), so one forged status would be permanent.
  */
 @Injectable()
 @WorkerStep({ name: 'delivery-status', order: 10 })
-export class DeliveryStatusStep implements EventStep {
+export class ReceiptsStep implements EventStep {
   // Statuses often outnumber messages; a few connections for them keep the pool free for acknowledgements.
   private readonly writes = pLimit(2);
 
-  constructor(private readonly deliveries: DeliveriesRepository) {}
+  constructor(private readonly deliveries: ReceiptsRepository) {}
 
   appliesTo(event: NormalizedEvent): boolean {
-    return event.authenticated && deliveryUpdateOf(event) !== null;
+    return event.authenticated && receiptUpdateOf(event) !== null;
   }
 
-  async run(event: NormalizedEvent): Promise<DeliveryStatusResult | undefined> {
-    const update = deliveryUpdateOf(event);
+  async run(event: NormalizedEvent): Promise<ReceiptsStepResult | undefined> {
+    const update = receiptUpdateOf(event);
     // Only reached when appliesTo said no, i.e. never by the worker.
     if (update === null) return undefined;
     return { wamid: update.wamid, status: await this.writes(() => this.deliveries.apply(update)) };

@@ -1,15 +1,15 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB, DeliveryStatus } from '../database/tables.js';
-import type { DeliveryUpdate } from '../sources/receipt-update.js';
+import type { ReceiptUpdate } from '../sources/receipt-update.js';
 
 /** Every statement on `deliveries`, the receipts: one record per outbound message and source (and gateway tenant). */
 
 /**
- * Merges one update into its receipt (DeliveriesRepository.apply explains the merge). The
+ * Merges one update into its receipt (ReceiptsRepository.apply explains the merge). The
  * conflict target is the primary key by name, so it works on both sides of the migration that
  * widened it to (provider, tenant, wamid).
  */
-export function mergeUpdate(update: DeliveryUpdate) {
+export function mergeUpdate(update: ReceiptUpdate) {
   return sql<{ status: DeliveryStatus }>`
     WITH u AS (SELECT ${update.status}::delivery_status AS s, COALESCE(${update.at?.toISOString() ?? null}::timestamptz, now()) AS t)
     INSERT INTO deliveries AS d
