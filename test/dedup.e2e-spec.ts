@@ -74,7 +74,7 @@ describe('claiming by the unique message_id', () => {
     const deliveries = Array.from({ length: 20 }, (_, i) => {
       const payload = metaText(ids[0]);
       const value = payload.entry[0].changes[0].value;
-      // Each delivery carries 10 ids, rotated so concurrent batches overlap in different orders.
+      // Each webhook request carries 10 ids, rotated so concurrent batches overlap in different orders.
       value.messages = Array.from({ length: 10 }, (_, j) => ({ ...value.messages[0], id: ids[(i * 7 + j * 3) % ids.length] }));
       return payload;
     });

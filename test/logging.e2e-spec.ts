@@ -113,7 +113,7 @@ describe('the service log (stdout of the built service)', () => {
     expect(answers.rejected.requestId).toBe('test-req-42');
     const tagged = lines.filter((l) => l.reqId === 'test-req-42');
     const warn = tagged.find((l) => l.context === 'WebhooksService');
-    expect(warn).toMatchObject({ level: 40, reqId: 'test-req-42', msg: expect.stringMatching(/^rejected a meta delivery: X-Hub-Signature-256 does not match/) });
+    expect(warn).toMatchObject({ level: 40, reqId: 'test-req-42', msg: expect.stringMatching(/^rejected a meta webhook request: X-Hub-Signature-256 does not match/) });
     const [done] = completed('test-req-42');
     // At debug: the rate-limited rejection line above is what a flood of rejections leaves at warn (test/rejection-log.e2e-spec.ts).
     expect(done).toMatchObject({

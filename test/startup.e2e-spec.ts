@@ -57,7 +57,7 @@ describe('the production gate on webhook sources', () => {
     it('starts with WEBHOOK_ALLOW_UNSIGNED naming the unsigned source, and warns about it', async () => {
       const service = await startServiceProcess({ ...production, DATABASE_URL: db.url, MIGRATE_ON_START: 'true', GENERIC_WEBHOOK_SECRET: '', WEBHOOK_ALLOW_UNSIGNED: 'generic' });
       try {
-        expect(service.output()).toMatch(/"level":40,.*webhook source generic takes unauthenticated deliveries \(GENERIC_WEBHOOK_SECRET is not set\)/);
+        expect(service.output()).toMatch(/"level":40,.*webhook source generic takes unauthenticated webhook requests \(GENERIC_WEBHOOK_SECRET is not set\)/);
         expect(service.output()).not.toContain('webhook source meta takes');
       } finally {
         expect((await service.stop()).code).toBe(0);
@@ -69,7 +69,7 @@ describe('the production gate on webhook sources', () => {
         ...production, DATABASE_URL: db.url, WEBHOOK_PROVIDERS: 'meta', WASENDER_WEBHOOK_SECRET: '', GENERIC_WEBHOOK_SECRET: '',
       });
       try {
-        expect(service.output()).not.toContain('unauthenticated deliveries');
+        expect(service.output()).not.toContain('unauthenticated webhook requests');
       } finally {
         expect((await service.stop()).code).toBe(0);
       }
@@ -79,7 +79,7 @@ describe('the production gate on webhook sources', () => {
       const service = await startServiceProcess({ DATABASE_URL: db.url, WHATSAPP_APP_SECRET: '', WASENDER_WEBHOOK_SECRET: '', GENERIC_WEBHOOK_SECRET: '' });
       try {
         for (const source of ['meta', 'wasender', 'generic']) {
-          expect(service.output().split(`webhook source ${source} takes unauthenticated deliveries`)).toHaveLength(2);
+          expect(service.output().split(`webhook source ${source} takes unauthenticated webhook requests`)).toHaveLength(2);
         }
       } finally {
         expect((await service.stop()).code).toBe(0);

@@ -8,11 +8,11 @@ export abstract class DomainError extends Error {
   }
 }
 
-/** The delivery is not something we can take events from (400). */
+/** The webhook request is not something we can take events from (400). */
 export class InvalidPayloadError extends DomainError {}
 
 /**
- * A delivery did not prove its origin (401): its signature header is missing, malformed, too
+ * A webhook request did not prove its origin (401): its signature header is missing, malformed, too
  * old or wrong. Never carries the secret or the signature.
  */
 export class SignatureError extends DomainError {
@@ -25,15 +25,15 @@ export class SignatureError extends DomainError {
 }
 
 /**
- * A delivery proved its origin with a credential that TENANTS_FILE binds to other tenants than
+ * A webhook request proved its origin with a credential that TENANTS_FILE binds to other tenants than
  * one of its events names (401). Names the tenant, never the credential.
  */
 export class TenantNotBoundError extends SignatureError {
   constructor(source: string, tenant: string | null) {
     super('credential', 'mismatch');
     this.message = tenant === null
-      ? `the ${source} delivery names no tenant, and its credential is bound to tenants in TENANTS_FILE: it authenticates only events of those tenants`
-      : `the ${source} delivery is for tenant ${JSON.stringify(tenant)}, and its credential is not bound to tenant ${JSON.stringify(tenant)} in TENANTS_FILE`;
+      ? `the ${source} webhook request names no tenant, and its credential is bound to tenants in TENANTS_FILE: it authenticates only events of those tenants`
+      : `the ${source} webhook request is for tenant ${JSON.stringify(tenant)}, and its credential is not bound to tenant ${JSON.stringify(tenant)} in TENANTS_FILE`;
   }
 }
 
@@ -44,17 +44,17 @@ const REASON_TEXT = {
   mismatch: 'does not match: the body was not signed with a configured secret (or was changed after signing)',
 };
 
-/** The delivery belongs to a webhook source this service does not take (403): see WEBHOOK_PROVIDERS. */
+/** The webhook request belongs to a webhook source this service does not take (403): see WEBHOOK_PROVIDERS. */
 export class SourceDisabledError extends DomainError {}
 
-/** The events could not be stored; the provider must retry (503). */
+/** The events could not be stored; the source must retry (503). */
 export class StoreUnavailableError extends DomainError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }
 }
 
-/** Too many deliveries are waiting to be stored: shed at once, the provider retries (503). */
+/** Too many webhook requests are waiting to be stored: shed at once, the source retries (503). */
 export class OverloadedError extends DomainError {}
 
 /** Meta's subscription handshake did not present the configured verify token (403). */

@@ -1,4 +1,4 @@
-/** How large one chunk of a delivery's claim may be. */
+/** How large one chunk of a webhook request's claim may be. */
 export interface ChunkLimits<Item> {
   maxItems: number;
   maxSize: number;

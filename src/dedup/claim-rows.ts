@@ -4,7 +4,7 @@ import type { ClaimRow } from '../messages/claim-row.js';
 
 /**
  * The row an event is claimed with. Serializing here, per request and before batching, keeps
- * a body that cannot be stored from failing the deliveries it would have been batched with.
+ * a body that cannot be stored from failing the webhook requests it would have been batched with.
  */
 export function toClaimRow(event: NormalizedEvent): ClaimRow {
   return {

@@ -17,16 +17,16 @@ const CLAIM_STATEMENTS_IN_FLIGHT = 2;
 /** Payload characters per statement: a few near-limit bodies must not become one statement of hundreds of MB. */
 const MAX_PAYLOAD_PER_FLUSH = 8 * 1024 * 1024;
 /**
- * One chunk of a large delivery: one Meta batch (up to 1,000 updates) stays one chunk, so it is
+ * One chunk of a large webhook request: one Meta batch (up to 1,000 updates) stays one chunk, so it is
  * stored all or nothing as before; a chunk never exceeds the smallest claim queue allowed
- * (CLAIM_QUEUE_MAX_EVENTS ≥ 1,000, CLAIM_QUEUE_MAX_MB ≥ 8), so no delivery is too big to queue.
+ * (CLAIM_QUEUE_MAX_EVENTS ≥ 1,000, CLAIM_QUEUE_MAX_MB ≥ 8), so no webhook request is too big to queue.
  */
 const CHUNK_LIMITS: ChunkLimits<ClaimRow> = { maxItems: 1000, maxSize: MAX_PAYLOAD_PER_FLUSH / 2, sizeOf: (row) => row.payload.length };
 
 /**
  * Decides, through the database's unique constraint on message_id, which events are new.
  * An event is "accepted" only once its row is committed; anything else is a duplicate or an
- * error the provider must retry (StoreUnavailableError and OverloadedError → 503).
+ * error the source must retry (StoreUnavailableError and OverloadedError → 503).
  */
 @Injectable()
 export class DedupService {
@@ -45,7 +45,7 @@ export class DedupService {
       // At most two claim statements at a time: whatever arrives meanwhile waits and goes into the
       // next, so under load statements grow instead of multiplying (fewer commits, less CPU on both
       // sides; one, two and five measured in bench/README.md). Two rather than one, so a statement
-      // stuck on a row lock does not hold every delivery of the process. Never more than half the pool.
+      // stuck on a row lock does not hold every webhook request of the process. Never more than half the pool.
       maxConcurrentFlushes: Math.max(1, Math.min(CLAIM_STATEMENTS_IN_FLIGHT, Math.floor(database.DB_POOL_SIZE / 2))),
       maxItemsPerFlush: MAX_EVENTS_PER_FLUSH,
       sizeOf: (row) => row.payload.length,
@@ -56,10 +56,10 @@ export class DedupService {
   }
 
   /**
-   * A delivery of many events is claimed a chunk at a time, each chunk one statement that waits
-   * for the one before: the statement stays bounded however large the delivery, and the chunks
-   * take turns with other deliveries in the queue. Resolves only once every chunk is committed;
-   * if one fails, the chunks before it stay stored and the provider's retry finds them as duplicates.
+   * A webhook request of many events is claimed a chunk at a time, each chunk one statement that waits
+   * for the one before: the statement stays bounded however large the request, and the chunks
+   * take turns with other webhook requests in the queue. Resolves only once every chunk is committed;
+   * if one fails, the chunks before it stay stored and the source's retry finds them as duplicates.
    */
   async claim(events: NormalizedEvent[]): Promise<EventClaim[]> {
     const rows = events.map(toClaimRow);
@@ -69,7 +69,7 @@ export class DedupService {
         verdicts.push(...(await this.batcher.submit(chunk)));
       } catch (error) {
         if (error instanceof QueueFullError) throw this.shed(error);
-        const stored = verdicts.length > 0 ? ` (${verdicts.length} of the delivery's ${rows.length} events were claimed before)` : '';
+        const stored = verdicts.length > 0 ? ` (${verdicts.length} of the webhook request's ${rows.length} events were claimed before)` : '';
         this.logger.error(`claim failed${stored}: ${error instanceof Error ? error.message : String(error)}`);
         throw new StoreUnavailableError('events could not be stored; retry later', { cause: error });
       }
@@ -112,16 +112,16 @@ export class DedupService {
     });
   }
 
-  /** Refuses a delivery at once; logs at most one line a second, however many are shed. */
+  /** Refuses a webhook request at once; logs at most one line a second, however many are shed. */
   private shed(error: QueueFullError): OverloadedError {
     this.metrics.claimShed();
     this.shedSinceLog++;
     const now = Date.now();
     if (now - this.lastShedLogAt >= 1000) {
-      this.logger.warn(`overloaded: ${this.shedSinceLog} delivery(ies) answered 503 since the last report; ${error.message}`);
+      this.logger.warn(`overloaded: ${this.shedSinceLog} webhook request(s) answered 503 since the last report; ${error.message}`);
       this.shedSinceLog = 0;
       this.lastShedLogAt = now;
     }
-    return new OverloadedError('too many deliveries are waiting to be stored; retry later');
+    return new OverloadedError('too many webhook requests are waiting to be stored; retry later');
   }
 }

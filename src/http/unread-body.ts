@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 
 /**
- * No route served by Express takes a body (the webhook deliveries are read by WebhookIngress,
+ * No route served by Express takes a body (the webhook requests are read by WebhookIngress,
  * in front of Express; the operator API's POST routes take their parameters in the query), so
  * Express reads none: no body parser is registered. When an answer goes out before the client
  * has sent its whole body (a 404, a 401 without a key), the connection is closed with it rather

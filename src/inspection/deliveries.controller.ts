@@ -18,6 +18,6 @@ export class DeliveriesController {
   @ApiResponse({ status: 404, description: 'no authenticated status has been seen for this message (from this provider)', type: ErrorDto })
   @ApiResponse({ status: 409, description: 'several sources, or several tenants of a gateway, reported this id: choose one with ?provider= or ?tenant=', type: ErrorDto })
   get(@Param('wamid') wamid: string, @Query() query: DeliveryQuery): Promise<DeliveryDto> {
-    return this.inspection.delivery(wamid, query.provider, query.tenant);
+    return this.inspection.receipt(wamid, query.provider, query.tenant);
   }
 }

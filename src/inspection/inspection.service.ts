@@ -25,7 +25,7 @@ import { decodeCursor, encodeCursor } from './page-cursor.js';
 export class InspectionService {
   constructor(
     private readonly messages: MessageInspectionRepository,
-    private readonly deliveries: ReceiptsRepository,
+    private readonly receipts: ReceiptsRepository,
   ) {}
 
   /**
@@ -33,8 +33,8 @@ export class InspectionService {
    * by more than one source (rare: ids are the provider's) needs `provider` to choose; one
    * reported by several tenants of a gateway (sessions, instances), `tenant`.
    */
-  async delivery(wamid: string, provider?: SourceName, tenant?: string): Promise<DeliveryDto> {
-    const records = await this.deliveries.findAll(wamid, provider, tenant);
+  async receipt(wamid: string, provider?: SourceName, tenant?: string): Promise<DeliveryDto> {
+    const records = await this.receipts.findAll(wamid, provider, tenant);
     if (records.length === 0) throw new NotFoundError(`no receipt for ${wamid}${provider ? ` from ${provider}` : ''}${tenant ? ` of tenant ${tenant}` : ''}`);
     if (records.length > 1) {
       const who = records.map((r) => (r.tenant === null ? r.provider : `${r.provider} ${r.tenant}`));

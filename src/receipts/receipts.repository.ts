@@ -14,7 +14,7 @@ export class ReceiptsRepository {
 
   /**
    * Merges one update into the record in one statement and returns the resulting status.
-   * Providers redeliver and reorder statuses (read before delivered is common), so every
+   * Sources redeliver and reorder statuses (read before delivered is common), so every
    * column merges commutatively: status by GREATEST over the enum's progress order (failed
    * last, so it is terminal), each time by LEAST (NULLs ignored: the earliest report wins),
    * error and recipient by the first non-null. Any set of updates, applied in any order any
@@ -29,7 +29,7 @@ export class ReceiptsRepository {
    */
   async apply(update: ReceiptUpdate): Promise<ReceiptStatus> {
     const [row] = (await mergeUpdate(update).execute(this.db)).rows;
-    if (!row) throw new Error(`the delivery upsert for ${update.wamid} returned no row`);
+    if (!row) throw new Error(`the receipt upsert for ${update.wamid} returned no row`);
     return row.status;
   }
 

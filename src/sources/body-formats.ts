@@ -1,7 +1,7 @@
 import { InvalidPayloadError } from '../common/domain-errors.js';
 
 /**
- * How a source's deliveries are encoded: which media types it sends and how the bytes become
+ * How a source's webhook requests are encoded: which media types it sends and how the bytes become
  * a value. JSON for every provider but Twilio, whose webhooks are HTML form posts.
  */
 export interface BodyFormat {

@@ -174,7 +174,7 @@ const genericBody = mostly({
   fromMe: orJunk(fc.boolean()),
   text: jsonish,
 }, ['event', 'timestamp', 'from']);
-const deliveryId = fc.option(fc.oneof(text, hugeText), { nil: undefined });
+const webhookId = fc.option(fc.oneof(text, hugeText), { nil: undefined });
 
 /** Everything a parser may be given: provider shapes, arbitrary JSON values, JSON-able `anything`. */
 const anyBody = fc.oneof(
@@ -216,7 +216,7 @@ function hash32(text: string): number {
   return h >>> 0;
 }
 
-const PARSERS: Record<SourceName, (body: JsonObject, deliveryId?: string) => NormalizedEvent[]> = {
+const PARSERS: Record<SourceName, (body: JsonObject, second?: string) => NormalizedEvent[]> = {
   meta: (body) => parseMetaBody(body),
   wasender: parseWasenderBody,
   generic: parseGenericBody,
@@ -225,7 +225,7 @@ const PARSERS: Record<SourceName, (body: JsonObject, deliveryId?: string) => Nor
   // canonical as the source does before verifying (a 400 for what a form cannot carry).
   twilio: (body) => parseTwilioBody(twilioParams(body)),
   waha: parseWahaBody,
-  evolution: (body, delivery) => parseEvolutionBody(body, delivery),
+  evolution: (body, extra) => parseEvolutionBody(body, extra),
 };
 
 type Outcome = { events: NormalizedEvent[] } | { rejected: InvalidPayloadError };
@@ -268,7 +268,7 @@ function expectWellFormed(events: NormalizedEvent[], provider: SourceName): void
 }
 
 /** Every parser on a body: an object goes through all of them (a per-source URL may receive any shape), anything else must be refused by detectSource. */
-function checkBody(body: unknown, delivery?: string): void {
+function checkBody(body: unknown, webhookId?: string): void {
   const detected = attempt(() => [{ source: detectSource(body) } as NormalizedEvent]);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     expect(detected).toHaveProperty('rejected');
@@ -276,7 +276,7 @@ function checkBody(body: unknown, delivery?: string): void {
   }
   expect(detected).toHaveProperty('events');
   for (const provider of Object.keys(PARSERS) as SourceName[]) {
-    const outcome = attempt(() => PARSERS[provider](body as JsonObject, delivery));
+    const outcome = attempt(() => PARSERS[provider](body as JsonObject, webhookId));
     if ('events' in outcome) expectWellFormed(outcome.events, provider);
   }
 }
@@ -293,9 +293,9 @@ const RUNS = 400;
 describe('parsers, for any JSON body', () => {
   it('answer well-formed events or an InvalidPayloadError, never another error', () => {
     fc.assert(
-      fc.property(anyBody, deliveryId, (value, delivery) => {
+      fc.property(anyBody, webhookId, (value, webhookId) => {
         const body = asReceived(value);
-        if (body !== undefined) checkBody(body, delivery);
+        if (body !== undefined) checkBody(body, webhookId);
       }),
       { numRuns: RUNS * 2 },
     );
@@ -307,13 +307,13 @@ describe('parsers, for any JSON body', () => {
     ['generic', genericBody],
   ] as const)('%s-shaped bodies give events that fit the columns, whichever parser reads them', (provider, arbitrary) => {
     fc.assert(
-      fc.property(arbitrary, deliveryId, (value, delivery) => {
+      fc.property(arbitrary, webhookId, (value, webhookId) => {
         const body = asReceived(value) as JsonObject;
-        checkBody(body, delivery);
+        checkBody(body, webhookId);
         // A body that detectSource gives to this provider is parsed by it at /webhook, unless
         // one of its strings is longer than field-limits.ts takes.
         if (detectSource(body) !== provider) return;
-        const outcome = attempt(() => PARSERS[provider](body, delivery));
+        const outcome = attempt(() => PARSERS[provider](body, webhookId));
         if ('events' in outcome) expectWellFormed(outcome.events, provider);
         else expect(outcome.rejected.message).toMatch(/ characters long; at most \d+ are accepted$/);
       }),
@@ -354,13 +354,13 @@ describe('parsers, for any JSON body', () => {
 describe('idempotency keys', () => {
   it('are deterministic: the same body, or a copy with its object members in another order, gives the same keys', () => {
     fc.assert(
-      fc.property(fc.oneof(metaBody, wasenderBody, genericBody, jsonish), deliveryId, fc.nat(), (value, delivery, salt) => {
+      fc.property(fc.oneof(metaBody, wasenderBody, genericBody, jsonish), webhookId, fc.nat(), (value, webhookId, salt) => {
         const body = asReceived(value);
         if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
         const copy = reordered(body, salt);
         expect(detectSource(copy)).toBe(detectSource(body));
         for (const provider of Object.keys(PARSERS) as SourceName[]) {
-          const parse = (b: unknown) => attempt(() => PARSERS[provider](b as JsonObject, delivery));
+          const parse = (b: unknown) => attempt(() => PARSERS[provider](b as JsonObject, webhookId));
           const first = keysOf(parse(body));
           expect(keysOf(parse(body))).toEqual(first);
           expect(keysOf(parse(asReceived(body)))).toEqual(first);

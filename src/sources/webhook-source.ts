@@ -24,7 +24,7 @@ export interface Verification {
   /** The request proved its origin with a configured credential. */
   authenticated: boolean;
   /** A sender-chosen request id that the signature covers (Standard Webhooks `webhook-id`). */
-  deliveryId?: string;
+  webhookId?: string;
   /** The tenants its credential is bound to (TENANTS_FILE); absent: an environment credential, any tenant. */
   tenants?: readonly string[];
 }
@@ -45,7 +45,7 @@ export interface WebhookSource {
   readonly name: SourceName;
   /** The variables that hold its credentials, for messages to operators. */
   readonly credentialVariable: string;
-  /** Whether a credential is configured; without one, deliveries are taken unauthenticated. */
+  /** Whether a credential is configured; without one, webhook requests are taken unauthenticated. */
   readonly hasCredential: boolean;
   readonly bodyFormat: BodyFormat;
   /**
@@ -72,7 +72,7 @@ export interface WebhookSource {
 }
 
 /**
- * What every source shares: without a credential it takes deliveries unauthenticated (the
+ * What every source shares: without a credential it takes webhook requests unauthenticated (the
  * production gate in WebhookSources decides whether it may); with one, `check` must pass.
  * Parsers leave `authenticated` false; the events of a verified request are marked here.
  * JSON in, the JSON acknowledgement out, unless a source says otherwise.

@@ -6,7 +6,7 @@ import { checkKeys, isMapping, ownValue } from '../common/settings-file.js';
 import { MAX_TENANT_LENGTH } from '../sources/shared/normalized-event.js';
 import { SOURCE_NAMES, type SourceName } from '../sources/source-registry.js';
 
-/** One TENANTS_FILE entry: deliveries carrying one of `credentials` may only be for `tenant`. */
+/** One TENANTS_FILE entry: webhook requests carrying one of `credentials` may only be for `tenant`. */
 export interface TenantBinding {
   source: SourceName;
   tenant: string;

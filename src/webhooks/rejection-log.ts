@@ -1,11 +1,11 @@
 import type { LoggerService } from '@nestjs/common';
 import { TenantNotBoundError, type SignatureError } from '../common/domain-errors.js';
 
-/** How often, at most, rejected deliveries are reported (as overload shedding is: DedupService.shed). */
+/** How often, at most, rejected webhook requests are reported (as overload shedding is: DedupService.shed). */
 export const REJECTION_REPORT_MS = 1000;
 
 /**
- * Rejected deliveries (bad or missing signatures) logged without flooding the log: anyone can
+ * Rejected webhook requests (bad or missing signatures) logged without flooding the log: anyone can
  * send them, as fast as they like. The first rejection after a quiet period is logged at once,
  * with its reason; the ones that follow are counted per source and reason, and reported in one
  * line at most every REJECTION_REPORT_MS. Every rejection is still counted in
@@ -23,9 +23,9 @@ export class RejectionLog {
 
   rejected(source: string, error: SignatureError): void {
     if (this.timer === undefined && performance.now() - this.lastReportAt >= this.intervalMs) {
-      // The tenant a refused delivery names may hold a phone number (Twilio's): never logged.
+      // The tenant a refused webhook request names may hold a phone number (Twilio's): never logged.
       const why = error instanceof TenantNotBoundError ? 'its credential is not bound to the tenant it names (TENANTS_FILE)' : error.message;
-      this.logger.warn(`rejected a ${source} delivery: ${why}`);
+      this.logger.warn(`rejected a ${source} webhook request: ${why}`);
       this.lastReportAt = performance.now();
       return;
     }
@@ -42,6 +42,6 @@ export class RejectionLog {
     const parts = [...this.counts].sort(([a], [b]) => a.localeCompare(b)).map(([key, n]) => `${key}: ${n}`);
     this.counts.clear();
     this.lastReportAt = performance.now();
-    this.logger.warn(`rejected ${total} more delivery(ies) since the last report (${parts.join('; ')})`);
+    this.logger.warn(`rejected ${total} more webhook request(s) since the last report (${parts.join('; ')})`);
   }
 }

@@ -18,10 +18,10 @@ const INTERNAL_ERROR = { statusCode: 500, message: 'Internal server error' };
 
 /**
  * Takes POST /webhook and /webhook/<source> at the HTTP server, in front of Express; every other
- * request goes on to Express and Nest as before. Webhook deliveries are the one route taken at
+ * request goes on to Express and Nest as before. Webhook requests are the one route taken at
  * thousands a second, and Express's router, its body parser, the per-request loggers of
  * pino-http and Nest's pipeline cost as much CPU as storing the events (see bench/README.md);
- * here a delivery costs one body read, one JSON parse and one answer. What those layers did is
+ * here a webhook request costs one body read, one JSON parse and one answer. What those layers did is
  * done here the same way: the X-Request-Id, request-bound log lines, the request-completed line
  * (for failures; successes at debug), domain errors answered through httpAnswerOf. Every webhook
  * POST, refused or not, is answered here, so it is also counted and timed here. The routes are
@@ -65,7 +65,7 @@ export class WebhookIngress implements OnApplicationBootstrap, OnApplicationShut
     const reqId = requestId(req, res);
     this.logger
       .runInContext(() => this.receive(req, res, route, reqId, started), { bindings: { reqId } })
-      .catch((error: unknown) => this.logger.error({ err: error }, 'a webhook delivery could not be answered')); // never an unhandled rejection
+      .catch((error: unknown) => this.logger.error({ err: error }, 'a webhook request could not be answered')); // never an unhandled rejection
   };
 
   private async receive(req: IncomingMessage, res: ServerResponse, route: WebhookRoute, reqId: string, started: number): Promise<void> {
@@ -94,7 +94,7 @@ export class WebhookIngress implements OnApplicationBootstrap, OnApplicationShut
         // The caller hung up while the body was read: no one to answer. (Not req.destroyed: a request
         // whose body was read to its end is destroyed too, and must still be answered.)
         if (req.socket.destroyed || res.destroyed) return;
-        this.logger.error({ err: error }, 'a webhook delivery failed unexpectedly');
+        this.logger.error({ err: error }, 'a webhook request failed unexpectedly');
         failure = error;
         status = answer(res, 500, INTERNAL_ERROR);
       } else {

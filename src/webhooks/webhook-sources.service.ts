@@ -67,14 +67,14 @@ export class WebhookSources implements OnModuleInit {
       // One line, read by whoever deploys: what is open and how to close it.
       throw new Error(
         refused
-          .map((s) => `webhook source ${s.name} has no credential: set ${s.credentialVariable}, or remove ${s.name} from WEBHOOK_PROVIDERS, or name it in WEBHOOK_ALLOW_UNSIGNED to take unauthenticated deliveries`)
+          .map((s) => `webhook source ${s.name} has no credential: set ${s.credentialVariable}, or remove ${s.name} from WEBHOOK_PROVIDERS, or name it in WEBHOOK_ALLOW_UNSIGNED to take unauthenticated webhook requests`)
           .join('; '),
       );
     }
     for (const source of enabled) this.announceTenantBindings(source as CredentialedSource);
     for (const source of unsigned) {
       this.logger.warn(
-        `webhook source ${source.name} takes unauthenticated deliveries (${source.credentialVariable} is not set): ` +
+        `webhook source ${source.name} takes unauthenticated webhook requests (${source.credentialVariable} is not set): ` +
           `anyone who can reach /webhook/${source.name} can store events; they are forwarded marked authenticated=false and never change receipts`,
       );
     }

@@ -11,7 +11,7 @@ export interface WebhookRoute {
 }
 
 /**
- * Whether a request is a webhook delivery (POST /webhook, /webhook/<source> or
+ * Whether a request is a webhook request (POST /webhook, /webhook/<source> or
  * /webhook/<source>/<suffix>, any query string or trailing slash), and where it points.
  */
 export function webhookRoute(method: string | undefined, url: string | undefined): WebhookRoute | undefined {
@@ -35,7 +35,7 @@ export function webhookRequestOutcome(statusCode: number, answered: boolean): We
 }
 
 /**
- * The source of a delivery: the one its URL names, else the one its parsed body's shape
+ * The source of a webhook request: the one its URL names, else the one its parsed body's shape
  * belongs to (the rule POST /webhook uses); `unknown` for a URL naming no source, or no JSON object.
  */
 export function sourceLabel(urlSource: string, body: unknown): SourceLabel {

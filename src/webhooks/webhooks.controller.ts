@@ -14,7 +14,7 @@ const VerifyDocs = () => applyDecorators(
 );
 
 /**
- * Meta's subscription handshake. The deliveries themselves (POST /webhook and
+ * Meta's subscription handshake. The webhook requests themselves (POST /webhook and
  * /webhook/<source>) are taken by WebhookIngress in front of Express; see webhooks.openapi.ts.
  */
 @Controller('webhook')

@@ -56,13 +56,13 @@ export function addWebhookRoutes(document: OpenAPIObject): void {
   const paths = document.paths;
   paths['/webhook'] = {
     ...paths['/webhook'],
-    post: receiveOperation('A delivery of any enabled JSON source, detected by its shape and verified with that source’s credential', 'WebhooksIngress_receive', 'any'),
+    post: receiveOperation('A webhook request from any enabled JSON source, detected by its shape and verified with that source’s credential', 'WebhooksIngress_receive', 'any'),
   };
   paths['/webhook/{source}'] = {
     ...paths['/webhook/{source}'],
-    post: receiveOperation('A delivery of one source: verified and parsed as that source only', 'WebhooksIngress_receiveFrom', 'source'),
+    post: receiveOperation('A webhook request from one source: verified and parsed as that source only', 'WebhooksIngress_receiveFrom', 'source'),
   };
   paths['/webhook/evolution/{event}'] = {
-    post: receiveOperation('An Evolution API delivery with WEBHOOK_BY_EVENTS (the event in the URL)', 'WebhooksIngress_receiveEvolutionEvent', 'evolution-event'),
+    post: receiveOperation('An Evolution API webhook request with WEBHOOK_BY_EVENTS (the event in the URL)', 'WebhooksIngress_receiveEvolutionEvent', 'evolution-event'),
   };
 }

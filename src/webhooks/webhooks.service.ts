@@ -17,7 +17,7 @@ import type { WebhookRequest } from '../sources/webhook-request.js';
 import type { EventResult, WebhookAck } from './webhook-ack.js';
 
 /** A stored webhook request: its acknowledgement, and the source that answers it in its provider's format. */
-export interface WebhookReceipt {
+export interface WebhookAnswer {
   source: WebhookSource;
   ack: WebhookAck;
 }
@@ -75,7 +75,7 @@ export class WebhooksService {
    * the body reads it). Without it (POST /webhook) the source that detects the body is taken, so that
    * body is parsed first, and that source's own credential verifies it.
    */
-  async receive(request: WebhookRequest, named?: WebhookSource): Promise<WebhookReceipt> {
+  async receive(request: WebhookRequest, named?: WebhookSource): Promise<WebhookAnswer> {
     const source = named ?? this.sources.named(detectSource(request.body)); // 404 for an unknown name, 403 when not enabled
     const verification = this.rejectedIf(source, () => source.verify(request));
     const detected = detectSource(request.body); // 400 unless a JSON object (a form body decodes to one)
@@ -87,7 +87,7 @@ export class WebhooksService {
     if (events.length === 0) throw new InvalidPayloadError(`no event with an idempotency key in the body (${source.name} payload)`);
     if (events.length > this.ingest.WEBHOOK_MAX_EVENTS) {
       // Before anything is stored, so the same request sent again gets the same answer.
-      throw new PayloadTooLargeError(`the delivery carries ${events.length} events, more than WEBHOOK_MAX_EVENTS (${this.ingest.WEBHOOK_MAX_EVENTS}): split it`);
+      throw new PayloadTooLargeError(`the webhook request carries ${events.length} events, more than WEBHOOK_MAX_EVENTS (${this.ingest.WEBHOOK_MAX_EVENTS}): split it`);
     }
     const results = await this.claimFresh(events);
     this.metrics.eventsClaimed(events, results);

@@ -142,7 +142,7 @@ describe('Evolution API keys never reach a forward or a log line', () => {
     const [forward] = downstream.byKey(`evolution:${i}:msg:${id}`);
     expect(JSON.parse(forward.body)).toMatchObject({ provider: 'evolution', tenant: i, from: '5511987654321' });
     expect(forward.body).not.toContain(FIXTURE_KEY);
-    await eventually(async () => service.output(), (output) => output.includes('rejected a evolution delivery'));
+    await eventually(async () => service.output(), (output) => output.includes('rejected a evolution webhook request'));
     expect(service.output()).not.toContain(FIXTURE_KEY);
     expect(service.output()).not.toContain(refusedKey);
   });

@@ -6,14 +6,14 @@ import { ladderStatus, type StatusFacts } from '../shared/status-ladder.js';
 
 /**
  * Flat bodies from gateways and tests: `{ event, id, timestamp, from, type, text, tenant }`.
- * One body is one event, or none when nothing in it can identify the event. `deliveryId` is
+ * One body is one event, or none when nothing in it can identify the event. `webhookId` is
  * the verified Standard Webhooks `webhook-id`, stable across the sender's retries: it keys
  * an event whose body has no id of its own.
  */
-export function parseGenericBody(body: JsonObject, deliveryId?: string): NormalizedEvent[] {
+export function parseGenericBody(body: JsonObject, webhookId?: string): NormalizedEvent[] {
   const eventName = withinLimit(readString(body.event), 'event', 'event');
   const kind: EventKind = eventName?.toLowerCase().includes('status') ? 'status' : 'message';
-  const key = genericKey(body, kind, deliveryId);
+  const key = genericKey(body, kind, webhookId);
   if (key === null) return [];
   return [
     createEvent({
@@ -30,7 +30,7 @@ export function parseGenericBody(body: JsonObject, deliveryId?: string): Normali
   ];
 }
 
-function genericKey(body: JsonObject, kind: EventKind, deliveryId: string | undefined): string | null {
+function genericKey(body: JsonObject, kind: EventKind, webhookId: string | undefined): string | null {
   const id = withinLimit(readText(body.id), 'id', 'id') ?? withinLimit(readText(body.messageId), 'messageId', 'id');
   if (id !== null) {
     if (kind === 'message') return buildKey('generic', 'msg', [id]);
@@ -39,7 +39,7 @@ function genericKey(body: JsonObject, kind: EventKind, deliveryId: string | unde
     const status = withinLimit(readText(body.status), 'status', 'status')?.toLowerCase();
     return buildKey('generic', 'status', status === undefined ? [id] : [id, status]);
   }
-  if (deliveryId !== undefined) return buildKey('generic', 'delivery', [withinLimit(deliveryId, 'the webhook-id header', 'id')]);
+  if (webhookId !== undefined) return buildKey('generic', 'delivery', [withinLimit(webhookId, 'the webhook-id header', 'id')]);
   const from = body.from ?? null;
   const timestamp = body.timestamp ?? null;
   if (from === null && timestamp === null) return null;

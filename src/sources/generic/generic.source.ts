@@ -39,10 +39,10 @@ export class GenericSource extends CredentialedSource {
     const failure = checkStandardWebhook(binding?.credentials.map(signingKey) ?? this.credentials, headers, request.rawBody, this.config.WEBHOOK_TOLERANCE_SECONDS);
     if (failure) throw new SignatureError(failure.header, failure.reason);
     // The signature covers the webhook-id: it may key an event whose body has no id.
-    return { authenticated: true, deliveryId: headers.id };
+    return { authenticated: true, webhookId: headers.id };
   }
 
   protected parseBody(body: JsonObject, verification: Verification) {
-    return parseGenericBody(body, verification.deliveryId);
+    return parseGenericBody(body, verification.webhookId);
   }
 }

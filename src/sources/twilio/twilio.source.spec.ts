@@ -35,7 +35,7 @@ describe('TwilioSource', () => {
     expect(() => source.parse(inbound, { authenticated: true })).toThrow('parsed only from the parameters verify() returned');
   });
 
-  it('canonicalizes without a credential too: unauthenticated deliveries are parsed the same way', () => {
+  it('canonicalizes without a credential too: unauthenticated webhook requests are parsed the same way', () => {
     const open = new TwilioSource(config([]));
     const verification: TwilioVerification = open.verify(delivery(fixture('status_read')));
     expect(verification.authenticated).toBe(false);

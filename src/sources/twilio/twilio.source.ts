@@ -12,7 +12,7 @@ import type { WebhookRequest } from '../webhook-request.js';
 /** An empty TwiML document: the 200 Twilio expects from a messaging webhook (no reply is sent). */
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
 
-/** What verifying a Twilio delivery established, with the parameters it checked: the parser reads only these. */
+/** What verifying a Twilio webhook request established, with the parameters it checked: the parser reads only these. */
 export interface TwilioVerification extends Verification {
   params: TwilioParams;
 }
@@ -91,7 +91,7 @@ export class TwilioSource extends CredentialedSource {
    */
   protected parseBody(_body: unknown, verification: Verification, request: WebhookRequest) {
     const { params } = verification as Partial<TwilioVerification>;
-    if (params === undefined) throw new Error('a Twilio delivery is parsed only from the parameters verify() returned');
+    if (params === undefined) throw new Error('a Twilio webhook request is parsed only from the parameters verify() returned');
     const events = parseTwilioBody(params);
     const token = idempotencyTokenOf(request.header('i-twilio-idempotency-token'));
     if (token !== null) this.logger.debug(`Twilio request ${token}: ${events.map((event) => event.key).join(', ') || 'no event'}`);

@@ -5,7 +5,7 @@ import { isJsonObject, readString } from '../../sources/shared/payload-values.js
 import { WorkerStep, type EventStep, type StepContext } from '../../inbox/event-step.js';
 
 export interface AutoReplyResult {
-  /** The wamid the Cloud API gave the reply: its statuses will update deliveries/<outboundId>. */
+  /** The wamid the Cloud API gave the reply: its statuses will update its receipt (GET /deliveries/<outboundId>). */
   outboundId: string;
 }
 

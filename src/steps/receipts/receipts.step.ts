@@ -14,7 +14,7 @@ export interface ReceiptsStepResult {
 /**
  * Keeps the receipt of each outbound message, per source. The merge is idempotent, so
  * a retry after a crash between the write and the step's record changes nothing. Only events
- * whose delivery was authenticated may move a record: a record only moves forward (failed is
+ * whose webhook request was authenticated may move a record: a record only moves forward (failed is
  * terminal), so one forged status would be permanent.
  */
 @Injectable()
@@ -23,7 +23,7 @@ export class ReceiptsStep implements EventStep {
   // Statuses often outnumber messages; a few connections for them keep the pool free for acknowledgements.
   private readonly writes = pLimit(2);
 
-  constructor(private readonly deliveries: ReceiptsRepository) {}
+  constructor(private readonly receipts: ReceiptsRepository) {}
 
   appliesTo(event: NormalizedEvent): boolean {
     return event.authenticated && receiptUpdateOf(event) !== null;
@@ -33,6 +33,6 @@ export class ReceiptsStep implements EventStep {
     const update = receiptUpdateOf(event);
     // Only reached when appliesTo said no, i.e. never by the worker.
     if (update === null) return undefined;
-    return { wamid: update.wamid, status: await this.writes(() => this.deliveries.apply(update)) };
+    return { wamid: update.wamid, status: await this.writes(() => this.receipts.apply(update)) };
   }
 }
