@@ -19,7 +19,7 @@ export interface MessageSummary {
   /** The business number or instance the event belongs to. */
   tenant: string | null;
   fromMe: boolean;
-  /** The delivery carried a valid signature of its source. */
+  /** The webhook request carried a valid signature of its source. */
   authenticated: boolean;
   timestamp: string | null;
   status: MessageStatus;

@@ -15,7 +15,7 @@ export type Receipt = Schemas['DeliveryDto'];
 export type ListQuery = NonNullable<paths['/messages']['get']['parameters']['query']>;
 export type BulkReplayQuery = NonNullable<paths['/messages/replay']['post']['parameters']['query']>;
 export type Status = MessageSummary['status'];
-export type Provider = MessageSummary['provider'];
+export type Source = MessageSummary['provider'];
 export type Kind = MessageSummary['kind'];
 export type Activity = ApiPaths['/messages/activity']['get']['responses'][200]['content']['application/json'];
 export type ActivityRange = NonNullable<NonNullable<ApiPaths['/messages/activity']['get']['parameters']['query']>['range']>;
@@ -26,7 +26,7 @@ const all = <T extends string>() => <const A extends readonly T[]>(values: A & (
 
 export const STATUSES = all<Status>()(['received', 'processing', 'processed', 'failed', 'dead']);
 /** The sources, generated from the document with schema.d.ts (npm run console:api), in the service's order. */
-export const PROVIDERS = all<Provider>()(SOURCES);
+export const SOURCE_NAMES = all<Source>()(SOURCES);
 export const KINDS = all<Kind>()(['message', 'status', 'other']);
 export const RANGES = all<ActivityRange>()(['hour', 'day', 'week']);
 export const COUNT_NAMES = ['accepted', 'duplicates', 'processed', 'failed', 'dead'] as const satisfies readonly CountName[];

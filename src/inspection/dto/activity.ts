@@ -26,7 +26,7 @@ export class ActivityQuery {
 }
 
 export class ActivityCountsDto implements ActivityCounts {
-  @ApiProperty({ description: 'events stored (first deliveries)' }) accepted!: number;
+  @ApiProperty({ description: 'events stored (first copies)' }) accepted!: number;
   @ApiProperty({ description: 'redeliveries of those events, suppressed' }) duplicates!: number;
   @ApiProperty({ description: 'processed (in a bucket: by the time they were processed)' }) processed!: number;
   @ApiProperty({ description: 'failed now, waiting for a retry' }) failed!: number;

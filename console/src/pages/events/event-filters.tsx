@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { KINDS, PROVIDERS, STATUSES } from '../../api/types';
+import { KINDS, SOURCE_NAMES, STATUSES } from '../../api/types';
 import { fromLocalInput, toLocalInput, type FilterName, type Filters } from './filters';
 
 interface Props {
@@ -53,7 +53,7 @@ export function EventFilters({ filters, onApply, fixedStatus, destinations = [],
   return (
     <form class="filters card" onSubmit={submit} aria-label="Filters">
       {!fixedStatus && <Choice name="status" label="Status" values={STATUSES} value={draft.status ?? ''} onChange={set('status')} />}
-      <Choice name="provider" label="Source" values={PROVIDERS} value={draft.provider ?? ''} onChange={set('provider')} />
+      <Choice name="provider" label="Source" values={SOURCE_NAMES} value={draft.provider ?? ''} onChange={set('provider')} />
       <Choice name="kind" label="Kind" values={KINDS} value={draft.kind ?? ''} onChange={set('kind')} />
       <Text name="type" label="Type" value={draft.type ?? ''} onChange={set('type')} />
       <Text name="from" label="From (number or user id)" value={draft.from ?? ''} onChange={set('from')} />

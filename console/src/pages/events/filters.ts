@@ -1,4 +1,4 @@
-import { KINDS, PROVIDERS, STATUSES, type ListQuery } from '../../api/types';
+import { KINDS, SOURCE_NAMES, STATUSES, type ListQuery } from '../../api/types';
 
 /** GET /messages' filters, as kept in the URL hash (#/events?status=dead&provider=meta). */
 export const FILTER_NAMES = ['status', 'provider', 'kind', 'type', 'from', 'tenant', 'destination', 'since', 'until', 'limit'] as const;
@@ -21,7 +21,7 @@ const oneOf = <T extends string>(values: readonly T[], value: string | undefined
 export function toListQuery(filters: Filters): Omit<ListQuery, 'cursor'> {
   const query: Omit<ListQuery, 'cursor'> = {
     status: oneOf(STATUSES, filters.status),
-    provider: oneOf(PROVIDERS, filters.provider),
+    provider: oneOf(SOURCE_NAMES, filters.provider),
     kind: oneOf(KINDS, filters.kind),
     type: filters.type,
     from: filters.from,

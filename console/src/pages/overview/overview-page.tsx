@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client';
-import { PROVIDERS, RANGES, type ActivityRange } from '../../api/types';
+import { SOURCE_NAMES, RANGES, type ActivityRange } from '../../api/types';
 import { AsyncView } from '../../components/async-view';
 import { RefreshStatus } from '../../components/refresh-status';
 import { useAsync } from '../../components/use-async';
@@ -17,7 +17,7 @@ const REFRESH_MS = 15_000;
 /** Events over time (GET /messages/activity), backlog (GET /messages/stats) and destinations. */
 export function OverviewPage({ params }: { params: URLSearchParams }) {
   const range = RANGES.find((r) => r === params.get('range')) ?? 'hour';
-  const provider = PROVIDERS.find((p) => p === params.get('provider'));
+  const provider = SOURCE_NAMES.find((p) => p === params.get('provider'));
   const tenant = params.get('tenant') || undefined;
   const [tenantDraft, setTenantDraft] = useState(tenant ?? '');
   useEffect(() => setTenantDraft(tenant ?? ''), [tenant]);
@@ -48,7 +48,7 @@ export function OverviewPage({ params }: { params: URLSearchParams }) {
           <label for="overview-provider">Source</label>
           <select id="overview-provider" value={provider ?? ''} onChange={(e) => go({ provider: e.currentTarget.value })}>
             <option value="">every source</option>
-            {PROVIDERS.map((p) => <option key={p} value={p}>{p}</option>)}
+            {SOURCE_NAMES.map((p) => <option key={p} value={p}>{p}</option>)}
           </select>
         </div>
         <div class="field">

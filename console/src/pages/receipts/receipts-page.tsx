@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client';
-import { PROVIDERS, type Receipt } from '../../api/types';
+import { SOURCE_NAMES, type Receipt } from '../../api/types';
 import { AsyncView } from '../../components/async-view';
 import { FieldList, type Field } from '../../components/field-list';
 import { StatusBadge, Time, Value } from '../../components/format';
@@ -26,7 +26,7 @@ function ReceiptFields({ receipt }: { receipt: Receipt }) {
 }
 
 function Lookup({ wamid, source }: { wamid: string; source: string | undefined }) {
-  const chosen = PROVIDERS.find((p) => p === source);
+  const chosen = SOURCE_NAMES.find((p) => p === source);
   const state = useAsync(
     (signal) => unwrap(api.GET('/deliveries/{wamid}', { params: { path: { wamid }, query: { provider: chosen } }, signal })),
     [wamid, chosen],
@@ -59,7 +59,7 @@ export function ReceiptsPage({ params }: { params: URLSearchParams }) {
           <label for="receipt-source">Source</label>
           <select id="receipt-source" value={draft.source} onChange={(e) => setDraft({ ...draft, source: e.currentTarget.value })}>
             <option value="">any (only one reported it)</option>
-            {PROVIDERS.map((p) => <option key={p} value={p}>{p}</option>)}
+            {SOURCE_NAMES.map((p) => <option key={p} value={p}>{p}</option>)}
           </select>
         </div>
         <div class="actions">

@@ -23,7 +23,7 @@ function memoryOf(pid: number): { rss: number; peak: number } {
 /** 100 chunks on PostgreSQL; 10 on the embedded database, which stores about four times slower. */
 const LARGE = EMBEDDED ? 10_000 : 100_000;
 
-describe('a delivery of many events', () => {
+describe('a webhook request of many events', () => {
   let db: TestDatabase;
   let service: ServiceProcess;
   const stored = async (instance: string) => (await db.query('SELECT count(*)::int AS n FROM messages WHERE tenant = $1', [instance]))[0].n;
@@ -46,9 +46,9 @@ describe('a delivery of many events', () => {
     const answer = await post(body);
     const seconds = (performance.now() - started) / 1000;
     const after = memoryOf(service.child.pid!);
-    console.info(`${LARGE}-event delivery: ${(body.length / 1e6).toFixed(1)} MB, status ${answer.status} in ${seconds.toFixed(1)} s, RSS ${before.rss.toFixed(0)} → peak ${after.peak.toFixed(0)} MiB`);
+    console.info(`${LARGE}-event webhook request: ${(body.length / 1e6).toFixed(1)} MB, status ${answer.status} in ${seconds.toFixed(1)} s, RSS ${before.rss.toFixed(0)} → peak ${after.peak.toFixed(0)} MiB`);
     expect(answer.status).toBe(200);
-    // Measured: +210 MiB (one statement for the whole delivery: +456 MiB, then 503).
+    // Measured: +210 MiB (one statement for the whole webhook request: +456 MiB, then 503).
     expect(after.peak - before.rss).toBeLessThan(320);
     expect(answer.body).toMatchObject({ accepted: LARGE, duplicates: 0 });
     expect(await stored(instance)).toBe(LARGE);
@@ -66,7 +66,7 @@ describe('a delivery of many events', () => {
     expect(await stored(instance)).toBe(0);
   }, 60_000);
 
-  it('keeps the chunks stored before a failing one: the delivery gets 503, its retry finds them as duplicates and stores the rest', async () => {
+  it('keeps the chunks stored before a failing one: the webhook request gets 503, its retry finds them as duplicates and stores the rest', async () => {
     const instance = `fail-${randomUUID().slice(0, 8)}`;
     // The database refuses one row of the second chunk once (a sequence is not rolled back).
     await db.query(`CREATE SEQUENCE fail_once`);
