@@ -55,7 +55,7 @@ describe('leasing', () => {
     await db.query("INSERT INTO message_steps (message_id, step, result, attempt) VALUES ($1, 'first', '{\"n\":1}', 1)", [key]);
     const { leased } = await queue.lease(10, 30, 5, 'w');
     expect(leased[0]).toMatchObject({
-      event: { key, provider: 'generic', kind: 'message', type: 'text', sender: null, fromMe: false, raw: { text: 'hi' } },
+      event: { key, source: 'generic', kind: 'message', type: 'text', sender: null, fromMe: false, raw: { text: 'hi' } },
       attempt: 1,
       completed: { first: { n: 1 } },
     });

@@ -29,7 +29,7 @@ describe('receiptUpdateOf', () => {
   describe('Meta statuses', () => {
     it.each(['sent', 'delivered', 'read', 'played'])('maps %s with the wamid, recipient and time', (status) => {
       expect(updateOf(metaOut(status))).toEqual({
-        wamid: 'wamid.OUT', provider: 'meta', tenant: '', recipient: '16505551234', status, at: new Date(1750030075 * 1000), error: null,
+        wamid: 'wamid.OUT', source: 'meta', tenant: '', recipient: '16505551234', status, at: new Date(1750030075 * 1000), error: null,
       });
     });
 
@@ -91,7 +91,7 @@ describe('receiptUpdateOf', () => {
       ['delivered', 'delivered'],
     ])('maps status %p to %s', (code, status) => {
       expect(updateOf(wasenderUpdate(code))).toEqual({
-        wamid: '3EB0OUT', provider: 'wasender', tenant: '', recipient: '16505551234', status, at: new Date(1750031010123), error: null,
+        wamid: '3EB0OUT', source: 'wasender', tenant: '', recipient: '16505551234', status, at: new Date(1750031010123), error: null,
       });
     });
 
@@ -108,7 +108,7 @@ describe('receiptUpdateOf', () => {
         message: { key: { id: 'GMSG', remoteJid: 'g1@g.us', fromMe: true }, receipt: receipt({ readTimestamp: 1750031100 }) },
       });
       expect(updateOf(body)).toEqual({
-        wamid: 'GMSG', provider: 'wasender', tenant: '', recipient: '111', status: 'read', at: new Date(1750031100 * 1000), error: null,
+        wamid: 'GMSG', source: 'wasender', tenant: '', recipient: '111', status: 'read', at: new Date(1750031100 * 1000), error: null,
       });
     });
 
@@ -123,7 +123,7 @@ describe('receiptUpdateOf', () => {
   describe('generic statuses', () => {
     it('reads the status field, whatever the type says', () => {
       expect(updateOf(genericStatus({ status: 'DELIVERED', type: 'text' }))).toEqual({
-        wamid: 'G1', provider: 'generic', tenant: '', recipient: '1555', status: 'delivered', at: new Date(1750030075 * 1000), error: null,
+        wamid: 'G1', source: 'generic', tenant: '', recipient: '1555', status: 'delivered', at: new Date(1750030075 * 1000), error: null,
       });
     });
 
@@ -163,8 +163,8 @@ describe('receiptUpdateOf: whose record', () => {
   })[0]!;
 
   it("keys a gateway's record by its tenant: the same id from two instances is two records", () => {
-    expect(receiptUpdateOf(evolutionUpdate('sales'))).toMatchObject({ wamid: 'SAMEID', provider: 'evolution', tenant: 'sales' });
-    expect(receiptUpdateOf(evolutionUpdate('support'))).toMatchObject({ wamid: 'SAMEID', provider: 'evolution', tenant: 'support' });
+    expect(receiptUpdateOf(evolutionUpdate('sales'))).toMatchObject({ wamid: 'SAMEID', source: 'evolution', tenant: 'sales' });
+    expect(receiptUpdateOf(evolutionUpdate('support'))).toMatchObject({ wamid: 'SAMEID', source: 'evolution', tenant: 'support' });
     expect([...TENANT_SCOPED_RECEIPTS].sort()).toEqual(['evolution', 'waha', 'wasender']);
   });
 });

@@ -45,7 +45,7 @@ describe('parseEvolutionBody', () => {
   it('reads an inbound text into a message event scoped by the instance', () => {
     const payload = fixture('messages_upsert_text_inbound');
     expect(parseEvolutionBody(payload)).toEqual([{
-      key: 'evolution:loja-centro:msg:A1B2C3D4E5F60718293A4B5C6D7E8F90', provider: 'evolution', kind: 'message', type: 'text',
+      key: 'evolution:loja-centro:msg:A1B2C3D4E5F60718293A4B5C6D7E8F90', source: 'evolution', kind: 'message', type: 'text',
       sender: '5511987654321', userId: null, tenant: 'loja-centro', providerTimestamp: new Date(1750031000 * 1000),
       fromMe: false, authenticated: false,
       raw: { event: 'messages.upsert', instance: 'loja-centro', date_time: payload.date_time, sender: payload.sender, server_url: payload.server_url, data: payload.data },
@@ -109,7 +109,7 @@ describe('messages.update', () => {
       [`${sent}:SERVER_ACK`, 'server_ack', 'status'], [`${sent}:DELIVERY_ACK`, 'delivery_ack', 'status'], [`${sent}:READ`, 'read', 'status'],
     ]);
     expect(events.map(receiptUpdateOf)).toMatchObject(['sent', 'delivered', 'read'].map((status) =>
-      ({ wamid: '3EB0C5A2F1D4B7E9A06F12', provider: 'evolution', recipient: '5511987654321', status })));
+      ({ wamid: '3EB0C5A2F1D4B7E9A06F12', source: 'evolution', recipient: '5511987654321', status })));
   });
 
   it('names numeric Baileys codes and reads v1’s spread key and timestamp', () => {

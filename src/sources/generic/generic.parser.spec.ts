@@ -14,7 +14,7 @@ describe('parseGenericBody', () => {
     expect(parseGenericBody(flat)).toEqual([
       {
         key: 'generic:msg:msg_001',
-        provider: 'generic',
+        source: 'generic',
         kind: 'message',
         type: 'text',
         sender: '16505551234',

@@ -20,7 +20,7 @@ describe('parseMetaBody', () => {
     expect(rest).toHaveLength(0);
     expect(event).toEqual({
       key: 'meta:msg:wamid.A',
-      provider: 'meta',
+      source: 'meta',
       kind: 'message',
       type: 'text',
       sender: '16505551234',
@@ -133,7 +133,7 @@ describe('parseMetaBody', () => {
       const value = { metadata, messages: [{ from: '1', type: 'text' }, { id: 7 }], statuses: [{ status: 'read' }, { id: 'wamid.S' }] };
       const [event, ...rest] = parseMetaBody(metaBody({ id: 'W', time: 1751247548, changes: [{ field: 'messages', value }] }));
       expect(rest).toHaveLength(0);
-      expect(event).toMatchObject({ provider: 'meta', kind: 'other', type: 'messages', providerTimestamp: new Date(1751247548 * 1000) });
+      expect(event).toMatchObject({ source: 'meta', kind: 'other', type: 'messages', providerTimestamp: new Date(1751247548 * 1000) });
       expect(event?.key).toMatch(/^meta:other:[0-9a-f]{64}$/);
       expect(event?.raw).toEqual({ field: 'messages', entryId: 'W', entryTime: 1751247548, value });
     });

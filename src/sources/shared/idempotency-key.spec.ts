@@ -3,7 +3,7 @@ import { InvalidPayloadError } from '../../common/domain-errors.js';
 import { buildContentKey, buildKey, canonicalJson, MAX_KEY_LENGTH, sha256Hex } from './idempotency-key.js';
 
 describe('buildKey', () => {
-  it('joins provider, tag and parts with colons', () => {
+  it('joins source, tag and parts with colons', () => {
     expect(buildKey('meta', 'status', ['wamid.A', 'read', '111'])).toBe('meta:status:wamid.A:read:111');
   });
 
@@ -23,7 +23,7 @@ describe('buildKey', () => {
 });
 
 describe('buildKey with a scope', () => {
-  it('puts the scope between provider and tag', () => {
+  it('puts the scope between source and tag', () => {
     expect(buildKey('waha', 'msg', ['true_1@c.us_AAA'], 'default')).toBe('waha:default:msg:true_1@c.us_AAA');
     expect(buildContentKey('waha', 'other', { a: 1 }, 's1')).toBe(`waha:s1:other:${sha256Hex('{"a":1}')}`);
   });

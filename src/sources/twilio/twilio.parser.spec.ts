@@ -34,7 +34,7 @@ describe('parseTwilioBody', () => {
     const params = form('inbound_text');
     expect(only(params)).toEqual({
       key: 'twilio:msg:SM785e4efec1a40db18dae69ffd4dd1db1',
-      provider: 'twilio',
+      source: 'twilio',
       kind: 'message',
       type: 'text',
       sender: USER,
@@ -63,7 +63,7 @@ describe('parseTwilioBody', () => {
     const params = form(fixture);
     expect(only(params)).toEqual({
       key: `twilio:status:${OUTBOUND}:${status}`,
-      provider: 'twilio',
+      source: 'twilio',
       kind: 'status',
       type: status,
       sender: USER,
@@ -143,7 +143,7 @@ describe('readTwilioStatus', () => {
   ])('reads %s onto the ladder', (fixture, status, error) => {
     const event = only(form(fixture));
     expect(readTwilioStatus(event)).toEqual({ messageId: OUTBOUND, status, error });
-    expect(receiptUpdateOf(event)).toMatchObject({ wamid: OUTBOUND, provider: 'twilio', recipient: USER, status, error, at: null });
+    expect(receiptUpdateOf(event)).toMatchObject({ wamid: OUTBOUND, source: 'twilio', recipient: USER, status, error, at: null });
   });
 
   it.each(['queued', 'accepted', 'scheduled', 'sending', 'canceled', 'receiving', 'partially_delivered', 'constructor', 'hasownproperty'])(

@@ -29,7 +29,7 @@ describe('parseWahaBody', () => {
       const body = fixture('message_text');
       expect(only(body)).toEqual({
         key: `waha:default:msg:${INBOUND}`,
-        provider: 'waha',
+        source: 'waha',
         kind: 'message',
         type: 'text',
         sender: '22222222222',
@@ -92,7 +92,7 @@ describe('parseWahaBody', () => {
 
     it('maps the acks onto the delivery ladder', () => {
       const update = (name: string) => receiptUpdateOf(only(fixture(`message_ack_${name}`)));
-      expect(update('sent')).toMatchObject({ wamid: OUTBOUND, provider: 'waha', recipient: '22222222222', status: 'sent' });
+      expect(update('sent')).toMatchObject({ wamid: OUTBOUND, source: 'waha', recipient: '22222222222', status: 'sent' });
       expect(update('delivered')?.status).toBe('delivered');
       expect(update('read')).toMatchObject({ status: 'read', at: new Date(1763396815907) });
       expect(update('error')).toMatchObject({ status: 'failed', error: null });

@@ -24,7 +24,7 @@ describe('parseWasenderBody', () => {
       expect(rest).toHaveLength(0);
       expect(event).toEqual({
         key: 'wasender:msg:3EB0A1',
-        provider: 'wasender',
+        source: 'wasender',
         kind: 'message',
         type: 'text',
         sender: '16505551234',
@@ -133,7 +133,7 @@ describe('parseWasenderBody', () => {
         ['wasender:receipt:SDK:played:333@s.whatsapp.net', 'status', 'played', '333', true, new Date(1750031300000)],
       ]);
       expect(receiptUpdateOf(events[0]!)).toEqual({
-        wamid: 'SDK', provider: 'wasender', tenant: '', recipient: '111', status: 'read', at: new Date(1750031100000), error: null,
+        wamid: 'SDK', source: 'wasender', tenant: '', recipient: '111', status: 'read', at: new Date(1750031100000), error: null,
       });
       // The same receipt in Baileys' shape has the same key: one read, whichever shape carried it.
       const [baileys] = parseWasenderBody(body('message-receipt.update', { key: { id: 'SDK' }, receipt: { userJid: '111@s.whatsapp.net', readTimestamp: 1 } }));
@@ -149,7 +149,7 @@ describe('parseWasenderBody', () => {
       ['messages-group.received', {}],
     ])('become one other event for %s, keyed by its content, without the sessionId', (event, data) => {
       const events = parseWasenderBody(body(event, data));
-      expect(events).toEqual([expect.objectContaining({ provider: 'wasender', kind: 'other', type: event, sender: null, fromMe: false })]);
+      expect(events).toEqual([expect.objectContaining({ source: 'wasender', kind: 'other', type: event, sender: null, fromMe: false })]);
       expect(events[0]?.key).toMatch(/^wasender:other:[0-9a-f]{64}$/);
       expect(events[0]?.raw).toEqual({ event, data, timestamp: 1750031000 });
       expect(events[0]?.providerTimestamp).toEqual(new Date(1750031000 * 1000));
