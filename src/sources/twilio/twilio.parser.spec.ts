@@ -163,7 +163,7 @@ describe('readTwilioStatus', () => {
     expect(failed({})).toBeNull();
   });
 
-  it('never turns an inbound message into a delivery update', () => {
+  it('never turns an inbound message into a receipt update', () => {
     expect(receiptUpdateOf(only(form('inbound_text')))).toBeNull();
   });
 });

@@ -19,7 +19,7 @@ import { paramOf, type SingletonName, type TwilioParams } from './twilio-params.
 const INBOUND_STATUS = 'received';
 
 /**
- * Twilio's outbound statuses on the delivery ladder. Left off on purpose: queued, accepted,
+ * Twilio's outbound statuses on the status ladder. Left off on purpose: queued, accepted,
  * scheduled and sending (still inside Twilio, the ladder starts at sent); receiving and
  * received (inbound); partially_delivered (some recipients only: delivered would overstate
  * it); canceled (the business withdrew a scheduled message before any attempt; failed is

@@ -90,7 +90,7 @@ describe('parseWahaBody', () => {
       expect(keys).not.toContain(only(fixture('message_from_me')).key);
     });
 
-    it('maps the acks onto the delivery ladder', () => {
+    it('maps the acks onto the status ladder', () => {
       const update = (name: string) => receiptUpdateOf(only(fixture(`message_ack_${name}`)));
       expect(update('sent')).toMatchObject({ wamid: OUTBOUND, source: 'waha', recipient: '22222222222', status: 'sent' });
       expect(update('delivered')?.status).toBe('delivered');
