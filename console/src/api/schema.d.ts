@@ -119,7 +119,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The delivery record of an outbound message, as its source reported it: furthest status and when each was reached */
+        /** The receipt of an outbound message, as its source reported it: furthest status and when each was reached */
         get: operations["DeliveriesController_get"];
         put?: never;
         post?: never;
@@ -177,7 +177,7 @@ export interface components {
             /** @description the business number or instance: Meta/360dialog phone_number_id, Twilio AccountSid:number, WAHA session, Evolution instance */
             tenant: string | null;
             fromMe: boolean;
-            /** @description the delivery carried a valid signature of its source; only such events change delivery records or reply */
+            /** @description the webhook request carried a valid signature of its source; only such events change receipts or reply */
             authenticated: boolean;
             /**
              * Format: date-time
@@ -253,7 +253,7 @@ export interface components {
             };
         };
         ActivityBucketDto: {
-            /** @description events stored (first deliveries) */
+            /** @description events stored (first copies) */
             accepted: number;
             /** @description redeliveries of those events, suppressed */
             duplicates: number;
@@ -267,7 +267,7 @@ export interface components {
             start: string;
         };
         ActivityCountsDto: {
-            /** @description events stored (first deliveries) */
+            /** @description events stored (first copies) */
             accepted: number;
             /** @description redeliveries of those events, suppressed */
             duplicates: number;
@@ -279,7 +279,7 @@ export interface components {
             dead: number;
         };
         SourceActivityDto: {
-            /** @description events stored (first deliveries) */
+            /** @description events stored (first copies) */
             accepted: number;
             /** @description redeliveries of those events, suppressed */
             duplicates: number;
@@ -293,7 +293,7 @@ export interface components {
             provider: "meta" | "wasender" | "generic" | "twilio" | "360dialog" | "waha" | "evolution";
         };
         TenantActivityDto: {
-            /** @description events stored (first deliveries) */
+            /** @description events stored (first copies) */
             accepted: number;
             /** @description redeliveries of those events, suppressed */
             duplicates: number;
@@ -406,7 +406,7 @@ export interface components {
             /** @description the business number or instance: Meta/360dialog phone_number_id, Twilio AccountSid:number, WAHA session, Evolution instance */
             tenant: string | null;
             fromMe: boolean;
-            /** @description the delivery carried a valid signature of its source; only such events change delivery records or reply */
+            /** @description the webhook request carried a valid signature of its source; only such events change receipts or reply */
             authenticated: boolean;
             /**
              * Format: date-time
@@ -902,7 +902,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the delivery record; `provider` is the source whose statuses built it */
+            /** @description the receipt; `provider` is the source whose statuses built it */
             200: {
                 headers: {
                     [name: string]: unknown;
