@@ -28,7 +28,7 @@ describe('claiming by the unique message_id', () => {
     expect(after.payload.message.text.body).toBe('first');
   });
 
-  it('accepts exactly one of 50 concurrent identical deliveries', async () => {
+  it('accepts exactly one of 50 concurrent identical webhook requests', async () => {
     const wamid = uniqueId();
     const answers = await Promise.all(Array.from({ length: 50 }, () => post(metaText(wamid))));
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
@@ -71,17 +71,17 @@ describe('claiming by the unique message_id', () => {
 
   it('answers concurrent overlapping batches with every key accepted exactly once', async () => {
     const ids = Array.from({ length: 40 }, () => uniqueId());
-    const deliveries = Array.from({ length: 20 }, (_, i) => {
+    const requests = Array.from({ length: 20 }, (_, i) => {
       const payload = metaText(ids[0]);
       const value = payload.entry[0].changes[0].value;
       // Each webhook request carries 10 ids, rotated so concurrent batches overlap in different orders.
       value.messages = Array.from({ length: 10 }, (_, j) => ({ ...value.messages[0], id: ids[(i * 7 + j * 3) % ids.length] }));
       return payload;
     });
-    const answers = await Promise.all(deliveries.map(post));
+    const answers = await Promise.all(requests.map(post));
     expect(answers.every((a) => a.status === 200)).toBe(true);
     const acceptedKeys = answers.flatMap((a) => a.body.events.filter((e) => e.result === 'accepted').map((e) => e.id));
-    const sent = new Set(deliveries.flatMap((d) => d.entry[0].changes[0].value.messages.map((m: { id: string }) => `meta:msg:${m.id}`)));
+    const sent = new Set(requests.flatMap((d) => d.entry[0].changes[0].value.messages.map((m: { id: string }) => `meta:msg:${m.id}`)));
     expect(acceptedKeys.sort()).toEqual([...sent].sort());
   });
 

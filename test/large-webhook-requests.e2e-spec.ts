@@ -4,7 +4,7 @@ import { startServiceProcess, type ServiceProcess } from './support/service-proc
 import { postWebhook, type WebhookAnswer } from './support/test-app.js';
 import { createTestDatabase, EMBEDDED, type TestDatabase } from './support/test-database.js';
 
-const KEY = 'evolution-large-deliveries-key';
+const KEY = 'evolution-large-requests-key';
 const ENV = { WEBHOOK_PROVIDERS: 'evolution', EVOLUTION_API_KEY: KEY };
 
 /** An Evolution messages.set of `count` small items (about 25 bytes each), as a history sync sends. */

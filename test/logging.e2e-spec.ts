@@ -47,7 +47,7 @@ beforeAll(async () => {
     FORWARD_URL: `http://127.0.0.1:${await closedPort()}/events`,
   });
 
-  // (a) a valid, signed Meta delivery: a phone number and a message text in the body.
+  // (a) a valid, signed Meta webhook request: a phone number and a message text in the body.
   const valid = JSON.stringify(metaText(uniqueId(), TEXT));
   sent.validSignature = 'sha256=' + createHmac('sha256', APP_SECRET).update(valid).digest('hex');
   answers.valid = await post(valid, { 'x-hub-signature-256': sent.validSignature });
@@ -102,7 +102,7 @@ describe('the service log (stdout of the built service)', () => {
     }
   });
 
-  it('answers the delivery cases as expected', () => {
+  it('answers the webhook request cases as expected', () => {
     expect(answers.valid.status).toBe(200);
     expect(answers.rejected.status).toBe(401);
     expect(answers.longId.status).toBe(200);

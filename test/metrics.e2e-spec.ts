@@ -105,7 +105,7 @@ async function scrape(): Promise<Exposition> {
 
 const sign = (raw: string, secret = APP_SECRET) => 'sha256=' + createHmac('sha256', secret).update(raw).digest('hex');
 
-/** POSTs a Meta delivery signed with the app secret. */
+/** POSTs a Meta webhook request signed with the app secret. */
 function postSigned(payload: unknown) {
   const raw = JSON.stringify(payload);
   return postWebhook(ctx.app.baseUrl, raw, { 'x-hub-signature-256': sign(raw) });
@@ -177,7 +177,7 @@ describe('GET /metrics', () => {
 });
 
 describe('webhook metrics', () => {
-  it('count every delivery by provider and outcome, events by verdict, and time every answer', async () => {
+  it('count every webhook request by source and outcome, events by verdict, and time every answer', async () => {
     const before = await scrape();
     const wamid = uniqueId();
     expect((await postSigned(metaText(wamid))).body.accepted).toBe(1);
@@ -222,7 +222,7 @@ describe('webhook metrics', () => {
       all: sumDelta('wdd_signature_rejections_total'),
     }).toEqual({ meta: 1, generic: 1, all: 2 });
 
-    // Every delivery was timed under its provider; the histogram is consistent.
+    // Every webhook request was timed under its source; the histogram is consistent.
     expect({
       meta: delta('wdd_ack_duration_seconds_count', { provider: 'meta' }),
       wasender: delta('wdd_ack_duration_seconds_count', { provider: 'wasender' }),

@@ -10,7 +10,7 @@ import { applyMigrations } from '../src/migrations/migrator.js';
 import { PrismaService } from '../src/prisma/prisma.service.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
-// Delivery records per (provider, tenant, wamid): the three migrations of docs/migrations.md's
+// Receipts per (provider, tenant, wamid): the three migrations of docs/migrations.md's
 // expand pattern, over a table that already holds records, and the code on both layouts.
 const quiet = { log: () => undefined, warn: () => undefined };
 const LAST_OLD = '20261203000000_event_history';
@@ -35,7 +35,7 @@ const primaryKey = (db: TestDatabase) => db.query<{ columns: string }>(`
   JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum
   WHERE c.conname = 'deliveries_pkey'`);
 
-describe('deliveries keyed by tenant: the migrations', () => {
+describe('receipts keyed by tenant: the migrations', () => {
   let db: TestDatabase;
   let prisma: PrismaService;
   beforeEach(async () => {
@@ -62,18 +62,18 @@ describe('deliveries keyed by tenant: the migrations', () => {
       { indexname: 'deliveries_pkey' }, { indexname: 'deliveries_updated_at_idx' },
     ]);
 
-    const deliveries = new ReceiptsRepository(new Database(prisma));
-    expect(await deliveries.apply(update('sales', 'failed'))).toBe('failed');
-    expect(await deliveries.apply(update('support', 'delivered'))).toBe('delivered');
-    expect((await deliveries.findAll('SAMEID', 'evolution')).map((r) => [r.tenant, r.status])).toEqual([[null, 'read'], ['sales', 'failed'], ['support', 'delivered']]);
+    const receipts = new ReceiptsRepository(new Database(prisma));
+    expect(await receipts.apply(update('sales', 'failed'))).toBe('failed');
+    expect(await receipts.apply(update('support', 'delivered'))).toBe('delivered');
+    expect((await receipts.findAll('SAMEID', 'evolution')).map((r) => [r.tenant, r.status])).toEqual([[null, 'read'], ['sales', 'failed'], ['support', 'delivered']]);
   });
 
   it('leave the code working on the layout before the key swap (a release step that stopped half-way)', async () => {
     await applyMigrations(db.url, quiet, await migrationsUpTo(ADD_COLUMN));
-    const deliveries = new ReceiptsRepository(new Database(prisma));
-    expect(await deliveries.apply(update('sales', 'sent'))).toBe('sent');
+    const receipts = new ReceiptsRepository(new Database(prisma));
+    expect(await receipts.apply(update('sales', 'sent'))).toBe('sent');
     // Before the swap the key is still (provider, wamid): the second tenant's status merges into the one record.
-    expect(await deliveries.apply(update('support', 'read'))).toBe('read');
+    expect(await receipts.apply(update('support', 'read'))).toBe('read');
     expect(await primaryKey(db)).toEqual([{ columns: 'provider,wamid' }]);
   });
 });

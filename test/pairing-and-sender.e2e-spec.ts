@@ -34,7 +34,7 @@ describe('pairing material and Meta senders', () => {
   });
 
   /** Posts a signed body, then reads what is stored, what GET /messages/{id} shows and what was forwarded. */
-  async function deliver(path: string, body: unknown) {
+  async function send(path: string, body: unknown) {
     const answer = await postWebhook(service.baseUrl, body, {}, { path });
     expect(answer.status).toBe(200);
     const key = answer.body.events[0]!.id;
@@ -54,14 +54,14 @@ describe('pairing material and Meta senders', () => {
   it("stores and forwards Evolution's qrcode.updated without its QR or pairing code", async () => {
     const material = secrets();
     const body = { event: 'qrcode.updated', instance: 'sales', date_time: new Date().toISOString(), apikey: TEST_SECRETS.EVOLUTION_API_KEY, data: { qrcode: { instance: 'sales', pairingCode: material.code, code: material.qr, base64: material.image } } };
-    const { row, api, forwarded } = await deliver('/webhook/evolution', body);
+    const { row, api, forwarded } = await send('/webhook/evolution', body);
     expect(row).toMatchObject({ type: 'qrcode.updated', payload: { event: 'qrcode.updated', data: { qrcode: MARKER } } });
     expectNone([JSON.stringify(row.payload), api, forwarded], material);
   });
 
   it("stores and forwards WASender's qrcode.updated without its QR", async () => {
     const material = secrets();
-    const { row, api, forwarded } = await deliver('/webhook/wasender', { event: 'qrcode.updated', sessionId: 'SESSION-KEY', timestamp: Date.now(), data: { qr: material.qr } });
+    const { row, api, forwarded } = await send('/webhook/wasender', { event: 'qrcode.updated', sessionId: 'SESSION-KEY', timestamp: Date.now(), data: { qr: material.qr } });
     expect(row).toMatchObject({ type: 'qrcode.updated', payload: { data: { qr: MARKER } } });
     expectNone([JSON.stringify(row.payload), api, forwarded], { qr: material.qr } as ReturnType<typeof secrets>);
   });
@@ -69,7 +69,7 @@ describe('pairing material and Meta senders', () => {
   it('stores and forwards a WAHA session.status that carries a QR without it', async () => {
     const material = secrets();
     const body = { id: `evt_${randomUUID()}`, timestamp: Date.now(), event: 'session.status', session: 'default', payload: { name: 'default', status: 'SCAN_QR_CODE', qr: material.qr } };
-    const { row, api, forwarded } = await deliver('/webhook/waha', body);
+    const { row, api, forwarded } = await send('/webhook/waha', body);
     expect(row).toMatchObject({ type: 'session.status', payload: { payload: { status: 'SCAN_QR_CODE', qr: MARKER } } });
     expectNone([JSON.stringify(row.payload), api, forwarded], { qr: material.qr } as ReturnType<typeof secrets>);
   });

@@ -16,13 +16,13 @@ import { createTestDatabase, type TestDatabase } from './support/test-database.j
 
 let db: TestDatabase;
 let prisma: PrismaService;
-let deliveries: ReceiptsRepository;
+let receipts: ReceiptsRepository;
 
 beforeAll(async () => {
   db = await createTestDatabase();
   await applyMigrations(db.url, { log: () => undefined, warn: () => undefined });
   prisma = new PrismaService(validateConfig({ DATABASE_URL: db.url }));
-  deliveries = new ReceiptsRepository(new Database(prisma));
+  receipts = new ReceiptsRepository(new Database(prisma));
 });
 afterAll(async () => {
   await prisma?.$disconnect();
@@ -41,11 +41,11 @@ const update = (wamid: string, status: ReceiptStatus, at: Date | null, fields: P
 
 const applyAll = async (updates: ReceiptUpdate[]) => {
   const results: ReceiptStatus[] = [];
-  for (const u of updates) results.push(await deliveries.apply(u));
+  for (const u of updates) results.push(await receipts.apply(u));
   return results;
 };
 
-const find = async (wamid: string, provider: ReceiptUpdate['source'] = 'meta') => (await deliveries.findAll(wamid, provider))[0] ?? null;
+const find = async (wamid: string, provider: ReceiptUpdate['source'] = 'meta') => (await receipts.findAll(wamid, provider))[0] ?? null;
 
 /** The merged values, without the wamid and bookkeeping times, to compare records of different messages. */
 const valuesOf = ({ wamid: _wamid, createdAt: _created, updatedAt: _updated, ...values }: Receipt) => values;
@@ -125,7 +125,7 @@ describe('the receipt', () => {
       return update(wamid, status, i >= 36 ? null : minute(i + 1), { recipient: i === 0 ? null : '16505551234' });
     });
     const shuffled = updates.map((u) => ({ u, r: Math.random() })).sort((a, b) => a.r - b.r).map(({ u }) => u);
-    const results = await Promise.all(shuffled.map((u) => deliveries.apply(u)));
+    const results = await Promise.all(shuffled.map((u) => receipts.apply(u)));
     // Each caller sees its own status or a later one, never an earlier one.
     results.forEach((result, i) => expect(order.indexOf(result)).toBeGreaterThanOrEqual(order.indexOf(shuffled[i]!.status)));
     expect(results).toContain('played');
@@ -138,7 +138,7 @@ describe('the receipt', () => {
   it('stores the time of writing when the provider gives none', async () => {
     const wamid = newWamid();
     const before = Date.now();
-    await deliveries.apply(update(wamid, 'delivered', null, { source: 'wasender', recipient: null }));
+    await receipts.apply(update(wamid, 'delivered', null, { source: 'wasender', recipient: null }));
     const record = (await find(wamid, 'wasender'))!;
     expect(record).toMatchObject({ provider: 'wasender', recipient: null, status: 'delivered', ...noTimes, deliveredAt: expect.any(Date) });
     expect(record.deliveredAt!.getTime()).toBeGreaterThanOrEqual(before - 1000);
@@ -155,7 +155,7 @@ describe('the receipt', () => {
     expect(await applyAll([update(wamid, 'failed', minute(3), { source: 'generic', error: 'forged' })])).toEqual(['failed']);
     expect(await find(wamid)).toMatchObject({ provider: 'meta', status: 'delivered', error: null, failedAt: null });
     expect(await find(wamid, 'generic')).toMatchObject({ provider: 'generic', status: 'failed' });
-    expect((await deliveries.findAll(wamid)).map((r) => r.provider)).toEqual(['meta', 'generic']);
+    expect((await receipts.findAll(wamid)).map((r) => r.provider)).toEqual(['meta', 'generic']);
   });
 });
 

@@ -5,7 +5,7 @@ import { startServiceProcess, type ServiceProcess } from './support/service-proc
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
 /**
- * Issue 20, point 8: rejected deliveries do not flood the log. Anyone can send them as fast as
+ * Issue 20, point 8: rejected webhook requests do not flood the log. Anyone can send them as fast as
  * they like; before, each wrote two warn lines (the rejection and its request-completed line).
  * Now the first is logged, the rest are counted per source, header and reason and reported in
  * one line a second at most, and no request-completed line is written for them at warn.
@@ -32,7 +32,7 @@ async function post(path: string, headers: Record<string, string>, body = JSON.s
   return res.status;
 }
 
-it('300 rejected deliveries: a bounded number of lines, whose counts add up per source and reason', async () => {
+it('300 rejected webhook requests: a bounded number of lines, whose counts add up per source and reason', async () => {
   const sent = {
     'meta X-Hub-Signature-256 missing': 120,
     'meta X-Hub-Signature-256 mismatch': 100,
@@ -54,8 +54,8 @@ it('300 rejected deliveries: a bounded number of lines, whose counts add up per 
     const counts: Record<string, number> = {};
     let individual = 0;
     for (const { msg } of lines()) {
-      if (/^rejected an? \S+ delivery: /.test(msg)) individual++;
-      const report = /^rejected (\d+) more delivery\(ies\) since the last report \((.*)\)$/.exec(msg);
+      if (/^rejected an? \S+ webhook request: /.test(msg)) individual++;
+      const report = /^rejected (\d+) more webhook request\(s\) since the last report \((.*)\)$/.exec(msg);
       if (report) for (const part of report[2].split('; ')) {
         const [key, n] = part.split(': ');
         counts[key] = (counts[key] ?? 0) + Number(n);

@@ -85,7 +85,7 @@ async function insertOldProcessed(count: number, prefix: string, days = 9): Prom
   await db.query(`INSERT INTO message_steps (message_id, step, attempt) SELECT message_id, 'forward', 1 FROM messages WHERE message_id LIKE $1 || '%'`, [prefix]);
 }
 
-async function insertDeliveries(records: Array<{ wamid: string; created: number; updated: number }>): Promise<void> {
+async function insertReceipts(records: Array<{ wamid: string; created: number; updated: number }>): Promise<void> {
   await db.query(
     `INSERT INTO deliveries (wamid, provider, status, created_at, updated_at)
      SELECT w, 'meta', 'read', now() - c * interval '1 day', now() - u * interval '1 day'
@@ -233,7 +233,7 @@ describe('the purge of finished events', () => {
 
 describe('the purge of receipts', () => {
   it('deletes records that have not changed for RETENTION_DAYS', async () => {
-    await insertDeliveries([
+    await insertReceipts([
       { wamid: 'wamid.9d', created: 9, updated: 9 },
       { wamid: 'wamid.7d', created: 7, updated: 7 },
       { wamid: 'wamid.read-late', created: 30, updated: 1 },
@@ -271,9 +271,9 @@ describe('the retention job', () => {
     const app = await startContext({ RETENTION_BATCH_SIZE: '1000' });
     await insertOldProcessed(2500, 'generic:msg:bulk-');
     await insertOldProcessed(3, 'generic:msg:recent-', 2);
-    await insertDeliveries(Array.from({ length: 1001 }, (_, i) => ({ wamid: `wamid.old-${i}`, created: 10, updated: 9 })));
+    await insertReceipts(Array.from({ length: 1001 }, (_, i) => ({ wamid: `wamid.old-${i}`, created: 10, updated: 9 })));
     const events = jest.spyOn(app.get(RetentionRepository), 'purgeFinishedEvents');
-    const deliveries = jest.spyOn(app.get(RetentionRepository), 'purgeReceipts');
+    const receipts = jest.spyOn(app.get(RetentionRepository), 'purgeReceipts');
     const log = jest.spyOn(Logger.prototype, 'log');
 
     const run = await app.get(RetentionService).runOnce();
@@ -281,7 +281,7 @@ describe('the retention job', () => {
     expect(run).toMatchObject({ events: 2500, deadEvents: 0, receipts: 1001 });
     expect(await Promise.all(events.mock.results.map((r) => r.value))).toEqual([1000, 1000, 500, 0]);
     expect(events.mock.calls).toEqual([['processed', 8, 1000, 30], ['processed', 8, 1000, 30], ['processed', 8, 1000, 30], ['dead', 30, 1000]]);
-    expect(await Promise.all(deliveries.mock.results.map((r) => r.value))).toEqual([1000, 1]);
+    expect(await Promise.all(receipts.mock.results.map((r) => r.value))).toEqual([1000, 1]);
     expect(await count('messages')).toBe(3);
     expect(await count('message_steps')).toBe(3);
     expect(await count('deliveries')).toBe(0);
@@ -313,7 +313,7 @@ describe('the retention job', () => {
   it('run by two instances at once, deletes every row exactly once and without errors', async () => {
     const [a, b] = await Promise.all([startContext({ RETENTION_BATCH_SIZE: '100' }), startContext({ RETENTION_BATCH_SIZE: '100' })]);
     await insertOldProcessed(3000, 'generic:msg:shared-');
-    await insertDeliveries(Array.from({ length: 700 }, (_, i) => ({ wamid: `wamid.shared-${i}`, created: 9, updated: 9 })));
+    await insertReceipts(Array.from({ length: 700 }, (_, i) => ({ wamid: `wamid.shared-${i}`, created: 9, updated: 9 })));
 
     const runs = await Promise.all([a.get(RetentionService).runOnce(), b.get(RetentionService).runOnce()]);
 

@@ -90,7 +90,7 @@ describe.each(['/webhook', '/webhook/wasender'])('WASender X-Webhook-Signature o
 
 describe.each(['/webhook', '/webhook/generic'])('Standard Webhooks on the generic source, %s', (path) => {
   it.each([['current', () => GENERIC.current], ['previous', () => GENERIC.previous]])(
-    'accepts a delivery signed by the standardwebhooks package with the %s secret',
+    'accepts a webhook request signed by the standardwebhooks package with the %s secret',
     async (_n, secret) => {
       const { raw, key } = genericBody();
       expect(await post(raw, standardWebhookHeaders(raw, secret()), path)).toMatchObject({ status: 200, body: { accepted: 1 } });
@@ -117,7 +117,7 @@ describe.each(['/webhook', '/webhook/generic'])('Standard Webhooks on the generi
     ['with no v1 signature', (raw: string) => ({ ...standardWebhookHeaders(raw, GENERIC.current), 'webhook-signature': 'v2,abc' }), 'webhook-signature is malformed'],
     ['without webhook-signature', (raw: string) => ({ ...standardWebhookHeaders(raw, GENERIC.current), 'webhook-signature': '' }), 'webhook-signature is missing'],
     ['missing altogether', () => ({}), 'webhook-id is missing'],
-  ])('answers 401 to a delivery %s, naming the header, and stores nothing', async (_name, headers, message) => {
+  ])('answers 401 to a webhook request %s, naming the header, and stores nothing', async (_name, headers, message) => {
     const { raw, key } = genericBody();
     const answer = await post(raw, headers(raw), path);
     expect(answer.status).toBe(401);

@@ -176,7 +176,7 @@ describe('with TENANTS_FILE binding keyA to tenantA and keyB to tenantB', () => 
     expect(JSON.parse(forged.body).message).toContain(`tenant "${TWILIO_B}:`);
   });
 
-  it('checks every event of a delivery: a Meta batch naming a second business number is refused whole', async () => {
+  it('checks every event of a webhook request: a Meta batch naming a second business number is refused whole', async () => {
     const own = metaText();
     const other = metaText();
     other.entry[0].changes[0].value.metadata.phone_number_id = '1000000000000002';

@@ -25,7 +25,7 @@ function metaStatus(wamid: string, status: string) {
   return payload;
 }
 
-async function deliveryRecord(ctx: ForwardingSetup, wamid: string) {
+async function receiptOf(ctx: ForwardingSetup, wamid: string) {
   const res = await fetch(`${ctx.app.baseUrl}/deliveries/${encodeURIComponent(wamid)}`, { headers: { authorization: `Bearer ${API_KEY}` } });
   return { status: res.status, body: (await res.json()) as any };
 }
@@ -34,7 +34,7 @@ async function deliveryRecord(ctx: ForwardingSetup, wamid: string) {
 async function realDeliveredRecord(ctx: ForwardingSetup): Promise<string> {
   const wamid = uniqueId('wamid.OUT');
   expect((await postWebhook(ctx.app.baseUrl, metaStatus(wamid, 'delivered'))).status).toBe(200);
-  await eventually(() => deliveryRecord(ctx, wamid), (r) => r.status === 200);
+  await eventually(() => receiptOf(ctx, wamid), (r) => r.status === 200);
   return wamid;
 }
 
@@ -68,10 +68,10 @@ describe('production with only Meta and WASender enabled (WEBHOOK_PROVIDERS=meta
     const answer = await postWebhook<any>(ctx.app.baseUrl, forgedFailure(wamid), {}, { sign: false });
     expect(answer.status).toBe(403);
     await drain(ctx);
-    expect((await deliveryRecord(ctx, wamid)).body).toMatchObject({ provider: 'meta', status: 'delivered', failedAt: null, error: null });
+    expect((await receiptOf(ctx, wamid)).body).toMatchObject({ provider: 'meta', status: 'delivered', failedAt: null, error: null });
   });
 
-  it('counts the refusals as source_disabled and still takes signed Meta and WASender deliveries', async () => {
+  it('counts the refusals as source_disabled and still takes signed Meta and WASender webhook requests', async () => {
     const metrics = await (await fetch(`${ctx.app.baseUrl}/metrics`)).text();
     expect(metrics).toMatch(/wdd_webhook_deliveries_total\{provider="generic",outcome="source_disabled"\} [3-9]/);
     const wasender = fixture('wasender_messages_received');
@@ -93,14 +93,14 @@ describe('production with every source signed (GENERIC_WEBHOOK_SECRET set)', () 
     await drain(ctx);
     expect(await storedGeneric(ctx)).toEqual([]);
     expect(forwardedGeneric(ctx)).toEqual([]);
-    expect((await deliveryRecord(ctx, wamid)).body).toMatchObject({ provider: 'meta', status: 'delivered' });
+    expect((await receiptOf(ctx, wamid)).body).toMatchObject({ provider: 'meta', status: 'delivered' });
   });
 
   it('keeps a signed generic status for a Meta wamid in a record of its own; the API asks which one', async () => {
     const wamid = await realDeliveredRecord(ctx);
     expect((await postWebhook(ctx.app.baseUrl, forgedFailure(wamid))).body.accepted).toBe(1); // signed this time
     await drain(ctx);
-    const both = await deliveryRecord(ctx, wamid);
+    const both = await receiptOf(ctx, wamid);
     expect(both.status).toBe(409);
     expect(both.body.message).toContain('?provider=');
     const get = async (provider: string) =>
@@ -137,7 +137,7 @@ describe('production with the generic source explicitly unsigned (WEBHOOK_ALLOW_
     const wamid = await realDeliveredRecord(ctx);
     expect((await postWebhook(ctx.app.baseUrl, forgedFailure(wamid), {}, { sign: false })).body.accepted).toBe(1);
     await drain(ctx);
-    expect((await deliveryRecord(ctx, wamid)).body).toMatchObject({ provider: 'meta', status: 'delivered', failedAt: null });
+    expect((await receiptOf(ctx, wamid)).body).toMatchObject({ provider: 'meta', status: 'delivered', failedAt: null });
     expect(await ctx.db.query("SELECT 1 FROM deliveries WHERE provider = 'generic'")).toEqual([]);
   });
 });

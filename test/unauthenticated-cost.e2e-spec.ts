@@ -139,7 +139,7 @@ describe('verify before parsing', () => {
     expect(res.status).toBe(400);
   });
 
-  it('a signed delivery to a per-source URL is still stored', async () => {
+  it('a signed webhook request to a per-source URL is still stored', async () => {
     const raw = JSON.stringify(metaText(uniqueId()));
     const res = await fetch(`${app.baseUrl}/webhook/meta`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature(raw) }, body: raw });
     expect(res.status).toBe(200);

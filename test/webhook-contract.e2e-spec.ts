@@ -57,7 +57,7 @@ describe('POST /webhook', () => {
     expect(again.body).toEqual({ accepted: 0, duplicates: keys.length, stale: 0, events: keys.map((id) => ({ id, result: 'duplicate' })) });
   });
 
-  it('claims every message and status of a batched Meta delivery', async () => {
+  it('claims every message and status of a batched Meta webhook request', async () => {
     const answer = await postWebhook(ctx.service.baseUrl, fixture('meta_batched_2msgs_1status'));
     expect(answer.status).toBe(200);
     // Its status repeats meta_status_delivered's (same wamid and status), claimed above if that ran first.
@@ -113,7 +113,7 @@ describe('POST /webhook', () => {
     expect(rows).toEqual([{ kind: 'status', type: 'read', sender: '16505551234', provider_timestamp: new Date(1750031000_000) }]);
   });
 
-  // Refused with 400, a provider's own delivery would be retried for days (Meta: 7).
+  // Refused with 400, a source's own webhook request would be retried for days (Meta: 7).
   it.each([
     ['a WASender update without a status it knows', (id: string) => ({
       event: 'messages.update', sessionId: 'SESSION_API_KEY_PLACEHOLDER_DO_NOT_LOG', timestamp: 1750031010123,

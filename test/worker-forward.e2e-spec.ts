@@ -73,7 +73,7 @@ describe('the forward step', () => {
 describe('a downstream that fails three times, then recovers', () => {
   const ctx = useForwarding((n) => (n <= 3 ? { status: 503 } : { status: 200 }));
 
-  it('delivers the event exactly once after backing off, the failures on record', async () => {
+  it('forwards the event exactly once after backing off, the failures on record', async () => {
     const key = `meta:msg:${uniqueId()}`;
     await postWebhook(ctx.app.baseUrl, metaText(key.slice('meta:msg:'.length)));
     const row = await eventually(() => rowOf(ctx.db, key), (r) => r.status === 'processed');
@@ -118,7 +118,7 @@ describe('a downstream that answers with a huge body', () => {
 describe('a downstream that hangs', () => {
   const ctx = useForwarding(() => 'hang', { WORKER_CONCURRENCY: '2' });
 
-  it('does not hold up the acknowledgement: deliveries are acked while every worker slot waits on it', async () => {
+  it('does not hold up the acknowledgement: webhook requests are acked while every worker slot waits on it', async () => {
     await postWebhook(ctx.app.baseUrl, metaText()); // each occupies a worker slot until FORWARD_TIMEOUT_MS
     await postWebhook(ctx.app.baseUrl, metaText());
     await ctx.downstream.waitFor(2);

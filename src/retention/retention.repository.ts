@@ -31,7 +31,7 @@ export class RetentionRepository {
    * call. Unfinished events are never deleted, however old.
    *
    * An event's age counts from the LAST of:
-   * - received_at: its first delivery;
+   * - received_at: its first copy's arrival;
    * - last_duplicate_at: its latest redelivery. The key must outlive every retry of the
    *   provider, and a redelivery after the purge would be accepted as new and processed again;
    *   a provider that is still redelivering (a broken acknowledgement path?) keeps its keys;

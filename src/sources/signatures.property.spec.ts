@@ -263,7 +263,7 @@ describe('Standard Webhooks, properties', () => {
     );
   });
 
-  it('refuses a correctly signed delivery whose timestamp is outside the tolerance', () => {
+  it('refuses a correctly signed webhook request whose timestamp is outside the tolerance', () => {
     fc.assert(
       fc.property(keyList, webhookId, fc.integer({ min: 1_600_000_000, max: 4_000_000_000 }), fc.integer({ min: TOLERANCE + 1, max: 10 ** 9 }), fc.boolean(), fc.string(), (keys, id, nowSeconds, distance, late, body) => {
         const timestamp = late ? nowSeconds - distance : nowSeconds + distance;

@@ -114,8 +114,8 @@ async function handle(source: WebhookSource, { raw, headers, path, suffix }: Ret
   const req = Object.assign(Readable.from([raw]), { headers }) as unknown as IncomingMessage;
   try {
     const read = await readWebhookBody(req, '8mb', source.bodyFormat);
-    const delivery = { ...read, header: (name: string) => headers[name], url: path, urlSuffix: suffix };
-    source.parse(delivery, source.verify(delivery));
+    const request = { ...read, header: (name: string) => headers[name], url: path, urlSuffix: suffix };
+    source.parse(request, source.verify(request));
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
   }

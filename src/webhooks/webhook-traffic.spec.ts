@@ -21,7 +21,7 @@ describe('webhookRoute', () => {
     ['POST', '/metrics'],
     [undefined, '/webhook'],
     ['POST', undefined],
-  ])('%s %s is not a webhook delivery', (method, url) => {
+  ])('%s %s is not a webhook request', (method, url) => {
     expect(webhookRoute(method, url)).toBeUndefined();
   });
 });

@@ -5,7 +5,7 @@ import { PrivateCluster } from '../support/private-cluster.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import type { TestDatabase } from '../support/test-database.js';
 import { expectEveryEventOnce } from './invariants.js';
-import { mixedDeliveries, sendLikeMeta } from './meta-sender.js';
+import { mixedRequests, sendLikeMeta } from './meta-sender.js';
 
 /**
  * Chaos 2: PostgreSQL restarted twice under load, on a cluster of this test's own (the shared
@@ -49,7 +49,7 @@ describeWithCluster('chaos: PostgreSQL restarted under load', () => {
     let acked = 0;
     const startedAt = async () => (await db.query<{ at: Date }>('SELECT pg_postmaster_start_time() AS at'))[0].at.getTime();
     const starts = [await startedAt()];
-    const sending = sendLikeMeta(() => service.baseUrl, mixedDeliveries(700), { concurrency: 16, onAck: (n) => (acked = n) });
+    const sending = sendLikeMeta(() => service.baseUrl, mixedRequests(700), { concurrency: 16, onAck: (n) => (acked = n) });
     for (const threshold of [150, 450]) {
       await eventually(async () => acked, (n) => n >= threshold);
       cluster.restart();
@@ -57,7 +57,7 @@ describeWithCluster('chaos: PostgreSQL restarted under load', () => {
     }
     const sent = await sending;
 
-    expect(new Set(starts).size).toBe(3); // two real restarts, each while deliveries were being sent
+    expect(new Set(starts).size).toBe(3); // two real restarts, each while requests were being sent
     const outcome = await expectEveryEventOnce(db, downstream, sent);
     expect(outcome.repeated).toBe(0); // no process died: a database blip costs no repeated effect
     await eventually(async () => (await fetch(`${service.baseUrl}/health/ready`)).status, (status) => status === 200);

@@ -2,12 +2,12 @@ import { startDownstream, type Downstream } from '../support/downstream.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { expectEveryEventOnce } from './invariants.js';
-import { mixedDeliveries, sendLikeMeta } from './meta-sender.js';
+import { mixedRequests, sendLikeMeta } from './meta-sender.js';
 
 /** The killed process's WORKER_CONCURRENCY: the most forwards it can have made but not recorded, so the most that may repeat. */
 const IN_FLIGHT = 16;
 
-/** Chaos 1 and 5: processes killed with SIGKILL while deliveries keep coming. */
+/** Chaos 1 and 5: processes killed with SIGKILL while requests keep coming. */
 let db: TestDatabase;
 let downstream: Downstream;
 const processes: ServiceProcess[] = [];
@@ -40,7 +40,7 @@ describe('chaos: SIGKILL', () => {
   it('of the service and its worker under mixed load, restarted at once: every acked event stored and forwarded, none lost', async () => {
     let service = await start();
     const barrier = ackBarrier(300);
-    const sending = sendLikeMeta(() => service.baseUrl, mixedDeliveries(600), { concurrency: 16, onAck: barrier.onAck });
+    const sending = sendLikeMeta(() => service.baseUrl, mixedRequests(600), { concurrency: 16, onAck: barrier.onAck });
     await barrier.promise;
     service.child.kill('SIGKILL');
     await service.exited;
@@ -56,11 +56,11 @@ describe('chaos: SIGKILL', () => {
 
   it('of one of two service processes mid-storm: the other takes the retries, each key accepted and forwarded once', async () => {
     const [a, b] = [await start(), await start()];
-    const deliveries = mixedDeliveries(400).flatMap((d) => [d, d]); // every delivery twice, racing
+    const requests = mixedRequests(400).flatMap((d) => [d, d]); // every request twice, racing
     let turn = 0;
     let aAlive = true;
     const barrier = ackBarrier(200);
-    const sending = sendLikeMeta(() => (aAlive && turn++ % 2 === 0 ? a.baseUrl : b.baseUrl), deliveries, { concurrency: 24, onAck: barrier.onAck });
+    const sending = sendLikeMeta(() => (aAlive && turn++ % 2 === 0 ? a.baseUrl : b.baseUrl), requests, { concurrency: 24, onAck: barrier.onAck });
     await barrier.promise;
     a.child.kill('SIGKILL');
     await a.exited;

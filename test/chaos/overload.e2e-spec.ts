@@ -51,7 +51,7 @@ describe('chaos: overload', () => {
     const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM messages WHERE message_id = ANY($1)', [ackedKeys]);
     expect(n).toBe(ackedKeys.length);
 
-    // Still alive, counted, and it takes the shed deliveries once the burst has passed (as Meta's retries would).
+    // Still alive, counted, and it takes the shed requests once the burst has passed (as Meta's retries would).
     const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();
     expect(Number(/^wdd_claims_shed_total (\d+)/m.exec(metrics)![1])).toBe(byStatus[503]);
     for (const [i, answer] of answers.entries()) {

@@ -3,7 +3,7 @@ import { eventually } from '../support/eventually.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { expectEveryEventOnce } from './invariants.js';
-import { mixedDeliveries, sendLikeMeta } from './meta-sender.js';
+import { mixedRequests, sendLikeMeta } from './meta-sender.js';
 
 /** The killed process's WORKER_CONCURRENCY: the most forwards it can have made but not recorded, so the most that may repeat. */
 const IN_FLIGHT = 16;
@@ -36,7 +36,7 @@ describe('chaos: the standalone worker', () => {
   it('killed with SIGKILL mid-forward to a slow downstream, then restarted: every event forwarded, only in-flight ones twice', async () => {
     const { service, startWorker } = await setUp(() => ({ status: 200, delayMs: 300 }));
     const worker = await startWorker();
-    const sent = await sendLikeMeta(() => service.baseUrl, mixedDeliveries(150), { concurrency: 8 });
+    const sent = await sendLikeMeta(() => service.baseUrl, mixedRequests(150), { concurrency: 8 });
     await downstream.waitFor(40); // well into the backlog, forwards in flight
     worker.child.kill('SIGKILL');
     await worker.exited;
@@ -57,9 +57,9 @@ describe('chaos: the downstream', () => {
       { MAX_ATTEMPTS: '4', RETRY_BASE_MS: '100', RETRY_MAX_MS: '400' },
     );
     await startWorker();
-    const deliveries = mixedDeliveries(60);
-    for (const key of deliveries.slice(0, 3).flatMap((d) => d.keys)) broken.add(key);
-    const sent = await sendLikeMeta(() => service.baseUrl, deliveries, { concurrency: 8 });
+    const requests = mixedRequests(60);
+    for (const key of requests.slice(0, 3).flatMap((d) => d.keys)) broken.add(key);
+    const sent = await sendLikeMeta(() => service.baseUrl, requests, { concurrency: 8 });
     // Every event has failed at least once before the downstream comes back.
     await eventually(() => db.query("SELECT count(*)::int AS n FROM messages WHERE attempts < 2 AND status <> 'dead'"), ([r]) => r.n === 0, 30_000);
     up = true;

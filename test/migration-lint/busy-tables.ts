@@ -6,7 +6,7 @@
  * is classified on purpose.
  */
 export const BUSY_TABLES: ReadonlyMap<string, string> = new Map([
-  ['messages', 'every webhook delivery claims its events here (INSERT … ON CONFLICT) before the ack; every processed event updates its row'],
+  ['messages', 'every webhook request claims its events here (INSERT … ON CONFLICT) before the ack; every processed event updates its row'],
   ['deliveries', 'every status event (sent, delivered, read…) upserts its receipt'],
   ['message_steps', 'every completed step of every processed event inserts its recovery point'],
   ['destination_jobs', 'every event gets a job per matching destination; every forward leases and completes one'],

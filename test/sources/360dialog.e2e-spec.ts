@@ -18,7 +18,7 @@ function status(wamid: string, value: string, at: number) {
 }
 
 describe('360dialog at /webhook/360dialog', () => {
-  it('stores Meta-shaped deliveries signed with the platform secret, in its own key namespace, with the tenant', async () => {
+  it('stores Meta-shaped webhook requests signed with the platform secret, in its own key namespace, with the tenant', async () => {
     const wamid = uniqueId();
     expect((await post(ctx.service.baseUrl, metaText(wamid))).body).toMatchObject({ accepted: 1, events: [{ id: `360dialog:msg:${wamid}` }] });
     expect(await row(`360dialog:msg:${wamid}`)).toMatchObject({ provider: '360dialog', tenant: '106540352242922', authenticated: true });
@@ -38,7 +38,7 @@ describe('360dialog at /webhook/360dialog', () => {
     expect(await row(`360dialog:msg:${wamid}`)).toBeUndefined();
   });
 
-  it('takes a batch of 2,000 updates in one delivery', async () => {
+  it('takes a batch of 2,000 updates in one webhook request', async () => {
     const { payload, keys } = metaBatch(2000);
     const answer = await post(ctx.service.baseUrl, payload);
     expect(answer.body).toMatchObject({ accepted: 2000, duplicates: 0 });

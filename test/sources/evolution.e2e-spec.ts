@@ -90,7 +90,7 @@ describe('Evolution API at /webhook/evolution', () => {
     expect(await rows(i)).toEqual([]);
   });
 
-  it('takes a messages.set of 2,000 messages in one delivery', async () => {
+  it('takes a messages.set of 2,000 messages in one webhook request', async () => {
     const i = instance();
     const history = body('messages_set_history', i);
     const template = history.data[0];

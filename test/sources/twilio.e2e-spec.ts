@@ -62,7 +62,7 @@ describe('Twilio WhatsApp at /webhook/twilio', () => {
       return postForm(ctx.service.baseUrl, '/webhook/twilio', m.raw, { 'x-twilio-signature': signature });
     }, 'does not match'],
     ['without a signature', async (m: ReturnType<typeof fresh>) => postForm(ctx.service.baseUrl, '/webhook/twilio', m.raw), 'is missing'],
-  ])('answers 401 to a delivery %s and stores nothing', async (_name, send, reason) => {
+  ])('answers 401 to a webhook request %s and stores nothing', async (_name, send, reason) => {
     const message = fresh('inbound_text');
     const answer = await send(message);
     expect(answer.status).toBe(401);

@@ -8,7 +8,7 @@ export function fixture(name: string): any {
 
 export const uniqueId = (prefix = 'wamid.TEST') => `${prefix}.${randomUUID()}`;
 
-/** A Meta delivery with one inbound text message of the given wamid. */
+/** A Meta webhook request with one inbound text message of the given wamid. */
 export function metaText(wamid = uniqueId(), body = 'hello'): any {
   const payload = fixture('meta_inbound_text');
   const message = payload.entry[0].changes[0].value.messages[0];
@@ -17,7 +17,7 @@ export function metaText(wamid = uniqueId(), body = 'hello'): any {
   return payload;
 }
 
-/** A Meta delivery of `count` updates spread over entries and changes (every 10th a status). */
+/** A Meta webhook request of `count` updates spread over entries and changes (every 10th a status). */
 export function metaBatch(count: number, prefix = uniqueId('wamid.BATCH')): { payload: any; keys: string[] } {
   const keys: string[] = [];
   const entries = [];

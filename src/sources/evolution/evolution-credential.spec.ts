@@ -15,7 +15,7 @@ describe('checkEvolutionApiKey', () => {
     expect(checkEvolutionApiKey(KEY, undefined, [])).toBe('mismatch');
   });
 
-  it('reports a delivery without either as missing; Evolution sends apikey null when it does not expose keys', () => {
+  it('reports a webhook request without either as missing; Evolution sends apikey null when it does not expose keys', () => {
     expect(checkEvolutionApiKey(undefined, undefined, [KEY])).toBe('missing');
     expect(checkEvolutionApiKey(null, '', [KEY])).toBe('missing');
     expect(checkEvolutionApiKey('', 'Bearer ', [KEY])).toBe('missing');

@@ -194,7 +194,7 @@ describe('parseMetaBody: business-scoped user ids, tenants, 360dialog', () => {
     expect(event).toMatchObject({ key: 'meta:status:wamid.S:read', sender: 'BR.77', userId: 'BR.77', tenant: '106540352242922' });
   });
 
-  it('keys 360dialog deliveries in their own namespace, with the same rules', () => {
+  it('keys 360dialog events in their own namespace, with the same rules', () => {
     const body = change({ messages: [{ from: '1', id: 'wamid.D', type: 'text' }], statuses: [{ id: 'wamid.D', status: 'sent', recipient_id: '1' }] });
     const events = parseMetaBody(body, '360dialog');
     expect(events.map((e) => [e.key, e.source, e.tenant])).toEqual([
