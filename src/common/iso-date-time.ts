@@ -8,7 +8,7 @@
 const COMPLETE =
   /^(?<y>\d{4})-(?<mo>\d{2})-(?<d>\d{2})[Tt](?<h>\d{2}):(?<mi>\d{2}):(?<s>\d{2})(?:\.(?<f>\d{1,9}))?(?:[Zz]|(?<sign>[+-])(?<oh>\d{2}):(?<om>\d{2}))$/;
 
-/** What providers send: a date alone, `T` or a space, minutes or seconds, any fraction, and an offset or none (UTC). */
+/** What sources send: a date alone, `T` or a space, minutes or seconds, any fraction, and an offset or none (UTC). */
 const LENIENT =
   /^(?<y>\d{4})-(?<mo>\d{2})-(?<d>\d{2})(?:[Tt ](?<h>\d{2}):(?<mi>\d{2})(?::(?<s>\d{2})(?:[.,](?<f>\d+))?)?(?:[Zz]|(?<sign>[+-])(?<oh>\d{2})(?::?(?<om>\d{2}))?)?)?$/;
 

@@ -34,7 +34,7 @@ export interface StepContext {
   readonly replay: number;
   /** 1 on the first attempt at this event. */
   readonly attempt: number;
-  /** When the event was acknowledged to the provider. */
+  /** When the event was acknowledged to the source. */
   readonly receivedAt: Date;
   /** Results of the event's steps completed so far, by step name. */
   readonly results: Readonly<Record<string, unknown>>;

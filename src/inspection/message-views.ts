@@ -12,9 +12,9 @@ export interface MessageSummary {
   provider: SourceName;
   kind: EventKind;
   type: string;
-  /** The other party: phone number (or chat id) when the provider gave one, else its business-scoped user id. */
+  /** The other party: phone number (or chat id) when the source gave one, else its business-scoped user id. */
   from: string | null;
-  /** The other party's business-scoped user id (Meta usernames), when the provider gave one. */
+  /** The other party's business-scoped user id (Meta usernames), when the source gave one. */
   fromUserId: string | null;
   /** The business number or instance the event belongs to. */
   tenant: string | null;

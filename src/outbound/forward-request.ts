@@ -11,7 +11,7 @@ export interface ForwardedEvent {
   type: string;
   /** The other party: its phone number (or chat id), else its business-scoped user id. */
   from: string | null;
-  /** The other party's business-scoped user id, when the provider gave one. */
+  /** The other party's business-scoped user id, when the source gave one. */
   fromUserId: string | null;
   /** The business number or instance the event belongs to. */
   tenant: string | null;
@@ -85,7 +85,7 @@ export function toForwardedEvent(event: NormalizedEvent, at: Pick<ForwardAttempt
 }
 
 /**
- * Keys are printable ASCII for every provider id we have seen; a generic-shape id may hold
+ * Keys are printable ASCII for every source id we have seen; a generic-shape id may hold
  * anything, and a header cannot. Such a key is sent percent-encoded (decodeURIComponent
  * restores it; the body's `id` always has it verbatim).
  */

@@ -6,7 +6,7 @@ export interface LeasedJob {
   leaseToken: string;
   /** 1 on the first attempt; a lease that expired counted as one. */
   attempt: number;
-  /** When the event was acknowledged to the provider. */
+  /** When the event was acknowledged to the source. */
   receivedAt: Date;
   /**
    * Until when (this process's clock, ms) the lease is surely held: set when leased, moved on by

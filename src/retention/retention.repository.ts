@@ -34,7 +34,7 @@ export class RetentionRepository {
    * - received_at: its first copy's arrival;
    * - last_duplicate_at: its latest redelivery. The key must outlive every retry of the
    *   provider, and a redelivery after the purge would be accepted as new and processed again;
-   *   a provider that is still redelivering (a broken acknowledgement path?) keeps its keys;
+   *   a source that is still redelivering (a broken acknowledgement path?) keeps its keys;
    * - processed_at: when it was processed, which for a retried or replayed event may be days
    *   after its arrival, so an operator still finds it RETENTION_DAYS after it last changed;
    * - due_at: set at every lease and failure (to the lease's expiry or the retry time that

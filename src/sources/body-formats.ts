@@ -2,7 +2,7 @@ import { InvalidPayloadError } from '../common/domain-errors.js';
 
 /**
  * How a source's webhook requests are encoded: which media types it sends and how the bytes become
- * a value. JSON for every provider but Twilio, whose webhooks are HTML form posts.
+ * a value. JSON for every source but Twilio, whose webhooks are HTML form posts.
  */
 export interface BodyFormat {
   /** Named in the 400 a wrong Content-Type gets. */

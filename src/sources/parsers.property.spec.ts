@@ -176,7 +176,7 @@ const genericBody = mostly({
 }, ['event', 'timestamp', 'from']);
 const webhookId = fc.option(fc.oneof(text, hugeText), { nil: undefined });
 
-/** Everything a parser may be given: provider shapes, arbitrary JSON values, JSON-able `anything`. */
+/** Everything a parser may be given: source shapes, arbitrary JSON values, JSON-able `anything`. */
 const anyBody = fc.oneof(
   metaBody,
   wasenderBody,
@@ -310,7 +310,7 @@ describe('parsers, for any JSON body', () => {
       fc.property(arbitrary, webhookId, (value, webhookId) => {
         const body = asReceived(value) as JsonObject;
         checkBody(body, webhookId);
-        // A body that detectSource gives to this provider is parsed by it at /webhook, unless
+        // A body that detectSource gives to this source is parsed by it at /webhook, unless
         // one of its strings is longer than field-limits.ts takes.
         if (detectSource(body) !== provider) return;
         const outcome = attempt(() => PARSERS[provider](body, webhookId));

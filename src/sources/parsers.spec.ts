@@ -57,7 +57,7 @@ describe('the parsers, by detected source', () => {
     expect(parseRequest(body).events).toEqual([]);
   });
 
-  // Answered 400, a provider's own body would be retried for days (Meta: 7).
+  // Answered 400, a source's own body would be retried for days (Meta: 7).
   it.each([
     ['a Meta change whose messages have no id', metaMessages({ from: '1' }, { id: 7 }), 'meta', 'messages'],
     ['a WASender update without a status', { event: 'messages.update', data: { key: { id: 'A' }, update: {} } }, 'wasender', 'messages.update'],

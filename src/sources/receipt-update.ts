@@ -7,14 +7,14 @@ export { MAX_ERROR_LENGTH, type ReceiptStatus } from './shared/status-ladder.js'
 
 /** What one status event says about one outbound message. */
 export interface ReceiptUpdate {
-  /** The provider's id of the message (a wamid for Meta's shapes; the column keeps that name). */
+  /** The source's id of the message (a wamid for Meta's shapes; the column keeps that name). */
   wamid: string;
   source: SourceName;
   /** The tenant whose record it is, for sources that keep receipts by tenant (TENANT_SCOPED_RECEIPTS); '' for everyone else. */
   tenant: string;
   recipient: string | null;
   status: ReceiptStatus;
-  /** When the provider says the status was reached; null when it did not say. */
+  /** When the source says the status was reached; null when it did not say. */
   at: Date | null;
   error: string | null;
 }

@@ -29,14 +29,14 @@ export interface Verification {
   tenants?: readonly string[];
 }
 
-/** The 200 a source's provider expects for a stored request. */
+/** The 200 a source expects for a stored request. */
 export interface AckAnswer {
   contentType: string;
   body: string;
 }
 
 /**
- * A webhook source: a verifier plus a parser behind one interface, with what its provider
+ * A webhook source: a verifier plus a parser behind one interface, with what the source
  * sends (body format, URL suffix) and expects back (the 200's body). Adding a source means one
  * folder with a class like this and its descriptor, and one line in the registry
  * (docs/adding-a-source.md); the ingress, the claim, the worker and the operator API do not change.
@@ -54,7 +54,7 @@ export interface WebhookSource {
    * for a source whose bodies are not JSON (Twilio's forms).
    */
   readonly detectedAs: SourceName | null;
-  /** Whether its provider appends a segment to the URL (/webhook/<source>/<segment>). */
+  /** Whether the source appends a segment to the URL (/webhook/<source>/<segment>). */
   readonly takesUrlSuffix: boolean;
   /** Why the source cannot verify anything with the configuration it has (checked at start when enabled); null when it can. */
   configurationProblem?(): string | null;
@@ -67,7 +67,7 @@ export interface WebhookSource {
   verify(request: WebhookRequest): Verification;
   /** The request's events, marked with what verification established. */
   parse(request: WebhookRequest, verification: Verification): NormalizedEvent[];
-  /** The 200's body for the ingress's acknowledgement (WebhookAck), in the format its provider expects. */
+  /** The 200's body for the ingress's acknowledgement (WebhookAck), in the format the source expects. */
   answer(ack: object): AckAnswer;
 }
 

@@ -1,7 +1,7 @@
 import type { EventClaim } from '../dedup/claim-result.js';
 
 /**
- * What became of one event: claimed (accepted or duplicate), or ignored as stale: its provider
+ * What became of one event: claimed (accepted or duplicate), or ignored as stale: the source's
  * time is older than the retention window, so it may be a replay of a webhook request whose key
  * has been purged.
  */

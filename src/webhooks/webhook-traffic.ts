@@ -22,7 +22,7 @@ export function webhookRoute(method: string | undefined, url: string | undefined
 
 /**
  * The outcome of a webhook request from the status it was answered with; `aborted` when the
- * connection closed before the answer was sent (the provider gave up waiting).
+ * connection closed before the answer was sent (the source gave up waiting).
  */
 export function webhookRequestOutcome(statusCode: number, answered: boolean): WebhookRequestOutcome {
   if (!answered) return 'aborted';

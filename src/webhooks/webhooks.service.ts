@@ -16,7 +16,7 @@ import { WebhookSources } from './webhook-sources.service.js';
 import type { WebhookRequest } from '../sources/webhook-request.js';
 import type { EventResult, WebhookAck } from './webhook-ack.js';
 
-/** A stored webhook request: its acknowledgement, and the source that answers it in its provider's format. */
+/** A stored webhook request: its acknowledgement, and the source that answers it in its own format. */
 export interface WebhookAnswer {
   source: WebhookSource;
   ack: WebhookAck;

@@ -2,8 +2,8 @@ import { InvalidPayloadError } from '../../common/domain-errors.js';
 
 /**
  * The longest string a parser takes from a body before normalising it (trimming, case folding)
- * or putting it into an idempotency key. Every provider's real values are far shorter; a body
- * beyond them is not one a provider sent, so it gets a 400 naming the field and the limit
+ * or putting it into an idempotency key. Every source's real values are far shorter; a body
+ * beyond them is not one a source sent, so it gets a 400 naming the field and the limit
  * rather than a silent cut (a cut would merge two different ids into one key). Bounding first
  * also keeps every later step over these strings cheap, whatever it costs per character.
  */

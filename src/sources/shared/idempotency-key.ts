@@ -15,7 +15,7 @@ export type KeyTag = 'msg' | 'status' | 'receipt' | 'ack' | 'other' | 'hash' | '
 
 /**
  * `<source>:<tag>:<part>:<part>…`, or `<source>:<scope>:<tag>:<part>…` for ids that are unique
- * only within one account of the provider (a WAHA session, an Evolution instance), or
+ * only within one account of the source (a WAHA session, an Evolution instance), or
  * `<source>:<tag>:sha256:<hex>` when that is too long.
  * Digesting the full key (not a truncation) keeps two long ids with a common prefix distinct.
  * An id holding a character PostgreSQL cannot store (NUL, a lone surrogate) is digested too,
@@ -38,7 +38,7 @@ export function sha256Hex(text: string): string {
 }
 
 /**
- * JSON with object keys sorted, so a provider re-serialising the same content in another
+ * JSON with object keys sorted, so a source re-serialising the same content in another
  * key order still produces the same hash. Undefined members are left out, as JSON does.
  */
 export function canonicalJson(value: unknown): string {

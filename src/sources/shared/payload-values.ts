@@ -12,7 +12,7 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Items of an array, or the value itself when a provider sends one object where it usually sends a list. */
+/** Items of an array, or the value itself when a source sends one object where it usually sends a list. */
 export function listOf(value: unknown): unknown[] {
   if (Array.isArray(value)) return value;
   return value === undefined || value === null ? [] : [value];
@@ -33,7 +33,7 @@ export function objectAt(value: unknown, ...path: string[]): JsonObject | null {
   return isJsonObject(current) ? current : null;
 }
 
-/** A non-blank string, as is; anything else is null. Used for provider ids. */
+/** A non-blank string, as is; anything else is null. Used for source ids. */
 export function readString(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value : null;
 }
@@ -63,7 +63,7 @@ export function readTimestamp(value: unknown): Date | null {
   } else {
     return null;
   }
-  // Outside 1970–9999 a provider time is garbage, and PostgreSQL would reject some of it.
+  // Outside 1970–9999 a source's time is garbage, and PostgreSQL would reject some of it.
   if (!Number.isFinite(millis) || millis < 0 || millis > LATEST_MILLIS) return null;
   return new Date(millis);
 }

@@ -3,20 +3,20 @@ import type { NormalizedEvent } from './normalized-event.js';
 /** In the order of the delivery_status enum: a record only ever moves to a later one, failed is terminal. */
 export type ReceiptStatus = 'sent' | 'delivered' | 'read' | 'played' | 'failed';
 
-/** Enough for a code, a title and a sentence of details; provider texts are otherwise unbounded. */
+/** Enough for a code, a title and a sentence of details; source texts are otherwise unbounded. */
 export const MAX_ERROR_LENGTH = 500;
 
-/** What a provider's status event says: which outbound message, which status on the ladder, why it failed. */
+/** What a source's status event says: which outbound message, which status on the ladder, why it failed. */
 export interface StatusFacts {
-  /** The provider's id of the outbound message (a wamid, a Twilio MessageSid, a WAHA or Evolution message id). */
+  /** The source's id of the outbound message (a wamid, a Twilio MessageSid, a WAHA or Evolution message id). */
   messageId: string | null;
-  /** The status on the ladder, or null when the provider's status says nothing about progress. */
+  /** The status on the ladder, or null when the source's status says nothing about progress. */
   status: ReceiptStatus | null;
   error: string | null;
 }
 
 /**
- * Reads a status event as its parser stored it; one per provider (status-readers.ts). The
+ * Reads a status event as its parser stored it; one per source (status-readers.ts). The
  * worker rebuilds events from stored rows, so a reader works on the event, not on the body.
  */
 export type StatusReader = (event: NormalizedEvent) => StatusFacts;

@@ -9,9 +9,9 @@ import { readString, type JsonObject } from '../shared/payload-values.js';
 const PHONE_SERVERS: ReadonlySet<string> = new Set(['c.us', 's.whatsapp.net']);
 
 /**
- * The sender column as the other providers fill it: a phone account becomes its bare number,
+ * The sender column as the other sources fill it: a phone account becomes its bare number,
  * as Meta's wa_id and WASender's cleaned numbers are, so one filter finds a contact whichever
- * provider carried it. Every other id stays whole: a `@lid` or a group id cut to its digits
+ * source carried it. Every other id stays whole: a `@lid` or a group id cut to its digits
  * would pass for a phone number that does not exist.
  */
 export function wahaSenderText(jid: string): string {
