@@ -47,7 +47,7 @@ interface Sent {
   timestamp: number;
 }
 
-/** A message from `user` with the given provider time (seconds), to business number `tenant` when given. */
+/** A message from `user` with the given source's time (seconds), to business number `tenant` when given. */
 function message(user: string, timestamp: number, body = 'hi', tenant?: string): { payload: unknown; sent: Sent } {
   const wamid = uniqueId();
   const payload = metaText(wamid, body);

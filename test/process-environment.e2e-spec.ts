@@ -99,7 +99,7 @@ describe('HOST', () => {
 });
 
 describe('a server whose time zone is not UTC (TZ=Asia/Tokyo)', () => {
-  it('reads a provider time without a zone as UTC, and refuses a since without an offset', async () => {
+  it('reads a source’s time without a zone as UTC, and refuses a since without an offset', async () => {
     const service = await start({ TZ: 'Asia/Tokyo' });
     const id = uniqueId('tz');
     const answer = await postWebhook(service.baseUrl, { event: 'message', id, from: '4915100000003', type: 'text', timestamp: '2026-11-29T10:00:00' });

@@ -42,7 +42,7 @@ export class MetricsService {
   });
   private readonly events = new Counter({
     name: 'wdd_events_total',
-    help: 'Events of acknowledged webhook requests, by source, kind and result (accepted: new; duplicate: already claimed; stale: provider time older than RETENTION_DAYS, not stored).',
+    help: 'Events of acknowledged webhook requests, by source, kind and result (accepted: new; duplicate: already claimed; stale: the time the source gives is older than RETENTION_DAYS, not stored).',
     labelNames: ['provider', 'kind', 'result'] as const,
     registers: [this.registry],
   });

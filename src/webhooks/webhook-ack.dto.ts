@@ -7,7 +7,7 @@ export class EventResultDto {
   @ApiProperty({ description: 'the idempotency key', example: 'meta:msg:wamid.HBgL…' }) id!: string;
   @ApiProperty({
     enum: ['accepted', 'duplicate', 'stale'],
-    description: 'stale: the provider time is older than RETENTION_DAYS; acknowledged but not stored or processed',
+    description: "stale: the source's time is older than RETENTION_DAYS; acknowledged but not stored or processed",
   })
   result!: EventResult;
 }

@@ -120,7 +120,7 @@ export class WebhooksService {
     const staleCount = stale.filter(Boolean).length;
     if (staleCount === 0) return (await this.dedup.claim(events)).map((claim) => claim.result);
     this.logger.warn(
-      `ignored ${staleCount} ${events[0].source} event(s) whose provider time is more than ${this.retention.RETENTION_DAYS} days old ` +
+      `ignored ${staleCount} ${events[0].source} event(s) whose source's time is more than ${this.retention.RETENTION_DAYS} days old ` +
         '(RETENTION_DAYS): possibly a replayed capture; acknowledged, not stored',
     );
     const fresh = events.filter((_, i) => !stale[i]);

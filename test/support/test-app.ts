@@ -12,7 +12,7 @@ const EMBEDDED_SETTINGS: Record<string, string> = EMBEDDED ? { WORKER_LISTEN: 'f
 /**
  * What every test app and service process runs with unless a test says otherwise: every source
  * authenticated (postWebhook signs), and a retention longer than the age of the fixtures'
- * 2025 provider times, which the stale-replay guard would otherwise ignore
+ * 2025 source times, which the stale-replay guard would otherwise ignore
  * (test/stale-guard.e2e-spec.ts covers the guard with the default retention).
  */
 export const TEST_SETTINGS: Record<string, string> = { ...EMBEDDED_SETTINGS, ...TEST_SECRETS, RETENTION_DAYS: '36500' };

@@ -532,7 +532,7 @@ export interface components {
              */
             id: string;
             /**
-             * @description stale: the provider time is older than RETENTION_DAYS; acknowledged but not stored or processed
+             * @description stale: the source's time is older than RETENTION_DAYS; acknowledged but not stored or processed
              * @enum {string}
              */
             result: "accepted" | "duplicate" | "stale";
