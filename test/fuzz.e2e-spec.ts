@@ -12,7 +12,7 @@ import { postWebhook, useServiceWithDatabase, type WebhookAnswer } from './suppo
 const ctx = useServiceWithDatabase({ WEBHOOK_PROVIDERS: 'meta,wasender,generic,twilio,360dialog,waha,evolution' });
 
 // ---------------------------------------------------------------------------------------------
-// Arbitraries (compact versions of src/events/parsers.property.spec.ts's)
+// Arbitraries (compact versions of src/sources/parsers.property.spec.ts's)
 // ---------------------------------------------------------------------------------------------
 
 /**
