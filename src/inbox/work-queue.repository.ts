@@ -3,7 +3,7 @@ import { Database } from '../database/database.js';
 import { withConflictRetries } from '../queue/database-errors.js';
 import { eventOfRow } from '../messages/event-row.js';
 import type { AttemptFailure, FailureOutcome, LeasedEvent, StepRecord } from './leased-event.js';
-import { failAttempts, INBOX, leaseEvents, recordSteps, type LeasedEventRow } from './work-queue.sql.js';
+import { failAttempts, INBOX, leaseEvents, recordSteps, type LeasedEventRow } from '../messages/inbox.sql.js';
 
 type Lease = Pick<LeasedEvent, 'key' | 'leaseToken'>;
 

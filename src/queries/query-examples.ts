@@ -3,7 +3,7 @@ import { DELIVERIES, finishDeliveries, leaseDeliveries } from '../destinations/d
 import { destinationStateSql } from '../destinations/destination-gates.repository.js';
 import { backlogByDestination, createDeliveries, replayDeliveriesOf, replayDeliveryBatch } from '../destinations/destination-jobs.sql.js';
 import { PING } from '../health/health.indicators.js';
-import { failAttempts, INBOX, leaseEvents, recordSteps } from '../inbox/work-queue.sql.js';
+import { failAttempts, INBOX, leaseEvents, recordSteps } from '../messages/inbox.sql.js';
 import { activityGroups, processedByBucket } from '../inspection/activity.repository.js';
 import type { BulkReplayRequest } from '../inspection/bulk-replay-request.js';
 import { countReplayable } from '../inspection/bulk-replay.repository.js';

@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import { PreparedStatement } from '../database/prepared-statement.js';
 import type { Messages } from '../database/tables.js';
-import type { EventRow } from '../messages/event-row.js';
+import type { EventRow } from './event-row.js';
 import { QueueStatements } from '../queue/queue-statements.js';
 
 /** The inbox's table as a queue: one event per row. Its statements are compiled once: a call binds its values. */
