@@ -8,7 +8,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { discardingPool } from '../dist/database/discarding-pool.js';
-import { INBOX, recordSteps } from '../dist/inbox/work-queue.sql.js';
+import { INBOX, recordSteps } from '../dist/messages/inbox.sql.js';
 
 const positional = (strings) => strings.slice(1).reduce((text, s, i) => `${text}$${i + 1}${s}`, strings[0]);
 const token = '00000000-0000-0000-0000-000000000001';

@@ -11,7 +11,7 @@ class Slot {
  * A statement whose text is the same on every call (its lists travel as array parameters),
  * built and compiled once: a call only binds its parameters, so the hot path (the claim, per
  * webhook request) pays no query building. `build` receives named stand-ins; a value it uses
- * as a parameter must be one of them or a constant. Run it with `db.executeQuery(s.bind(p))`.
+ * as a parameter must be one of them or a constant. Run it with `db.run(s.bind(p))`.
  * It may be a builder's query or a `sql` template (its text kept as written, `$n` numbered in order).
  */
 export class PreparedStatement<P extends object, R> {

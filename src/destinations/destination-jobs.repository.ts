@@ -41,7 +41,7 @@ export class DestinationJobsRepository {
       perSecond: destinations.map((d) => d.rateLimit?.perSecond ?? null), burst: destinations.map((d) => d.rateLimit?.burst ?? null),
       ordered: destinations.map((d) => d.ordered), windowMs: destinations.map((d) => d.reorderWindowMs), limit, workerId, leaseSeconds,
     };
-    const { rows } = await this.db.executeQuery(leaseDeliveries.bind(params));
+    const { rows } = await this.db.run(leaseDeliveries.bind(params));
     return {
       leased: rows.filter((r) => r.status === 'processing').map((row) => toLeasedDelivery(row, validUntil)),
       dead: rows.filter((r) => r.status === 'dead').map((r) => `${r.destination}/${r.message_id}`),
@@ -59,7 +59,7 @@ export class DestinationJobsRepository {
       results: outcomes.map((o) => o.result), errors: outcomes.map((o) => o.error), delays: outcomes.map((o) => o.delayMs),
       maxAttempts: outcomes.map((o) => o.maxAttempts),
     };
-    const { rows } = await withConflictRetries(() => this.db.executeQuery(finishDeliveries.bind(arrays)));
+    const { rows } = await withConflictRetries(() => this.db.run(finishDeliveries.bind(arrays)));
     const statuses = new Map<string, DeliveryOutcomeStatus>(outcomes.map((o) => [`${o.destination}/${o.messageId}`, 'lease-lost']));
     for (const row of rows) statuses.set(`${row.destination}/${row.message_id}`, row.status);
     return statuses;

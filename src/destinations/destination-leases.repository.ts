@@ -11,14 +11,14 @@ export class DestinationLeasesRepository {
 
   /** The heartbeat: moves the leases still held forward; returns the tokens still held. */
   async renew(jobs: LeasedDelivery[], leaseSeconds: number): Promise<Set<string>> {
-    const { rows } = await withConflictRetries(() => this.db.executeQuery(DELIVERIES.renew.bind({ ...held(jobs), leaseSeconds })));
+    const { rows } = await withConflictRetries(() => this.db.run(DELIVERIES.renew.bind({ ...held(jobs), leaseSeconds })));
     return new Set(rows.map((r) => r.token));
   }
 
   /** Gives deliveries back unfinished (shutdown): due at once, the interrupted attempt not counted. */
   async release(jobs: LeasedDelivery[]): Promise<number> {
     if (jobs.length === 0) return 0;
-    const { numAffectedRows } = await withConflictRetries(() => this.db.executeQuery(DELIVERIES.release.bind(held(jobs))));
+    const { numAffectedRows } = await withConflictRetries(() => this.db.run(DELIVERIES.release.bind(held(jobs))));
     return Number(numAffectedRows ?? 0);
   }
 }

@@ -26,7 +26,7 @@ export class WorkQueueRepository {
    */
   async lease(limit: number, leaseSeconds: number, maxAttempts: number, workerId: string) {
     const validUntil = Date.now() + leaseSeconds * 1000; // taken before the statement: never later than the database's
-    const { rows } = await this.db.executeQuery(leaseEvents.bind({ maxAttempts, limit, workerId, leaseSeconds }));
+    const { rows } = await this.db.run(leaseEvents.bind({ maxAttempts, limit, workerId, leaseSeconds }));
     return {
       leased: rows.filter((r) => r.status === 'processing').map((row) => toLeasedEvent(row, validUntil)),
       dead: rows.filter((r) => r.status === 'dead').map((r) => r.message_id),
@@ -43,7 +43,7 @@ export class WorkQueueRepository {
       keys: records.map((r) => r.key), tokens: records.map((r) => r.leaseToken), steps: records.map((r) => r.step),
       results: records.map((r) => r.result), attempts: records.map((r) => r.attempt), finish: records.map((r) => r.finish),
     };
-    const { rows: owned } = await withConflictRetries(() => this.db.executeQuery(recordSteps.bind(arrays)));
+    const { rows: owned } = await withConflictRetries(() => this.db.run(recordSteps.bind(arrays)));
     return new Set(owned.map((r) => r.message_id));
   }
 
@@ -57,7 +57,7 @@ export class WorkQueueRepository {
       keys: failures.map((f) => f.key), tokens: failures.map((f) => f.leaseToken), steps: failures.map((f) => f.step),
       errors: failures.map((f) => f.error), delays: failures.map((f) => f.delayMs), maxAttempts,
     };
-    const { rows } = await withConflictRetries(() => this.db.executeQuery(failAttempts.bind(arrays)));
+    const { rows } = await withConflictRetries(() => this.db.run(failAttempts.bind(arrays)));
     const outcomes = new Map<string, FailureOutcome>(failures.map((f) => [f.key, 'lease-lost']));
     for (const row of rows) outcomes.set(row.message_id, row.status);
     return outcomes;
@@ -69,7 +69,7 @@ export class WorkQueueRepository {
    */
   async renew(leases: readonly Lease[], leaseSeconds: number): Promise<Set<string>> {
     const held = { ...heldLeases(leases), leaseSeconds };
-    const { rows } = await withConflictRetries(() => this.db.executeQuery(INBOX.renew.bind(held)));
+    const { rows } = await withConflictRetries(() => this.db.run(INBOX.renew.bind(held)));
     return new Set(rows.map((r) => r.token));
   }
 
@@ -79,7 +79,7 @@ export class WorkQueueRepository {
    */
   async release(leases: readonly Lease[]): Promise<number> {
     if (leases.length === 0) return 0;
-    const { numAffectedRows } = await withConflictRetries(() => this.db.executeQuery(INBOX.release.bind(heldLeases(leases))));
+    const { numAffectedRows } = await withConflictRetries(() => this.db.run(INBOX.release.bind(heldLeases(leases))));
     return Number(numAffectedRows ?? 0);
   }
 }

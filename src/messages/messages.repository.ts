@@ -21,7 +21,7 @@ export class MessagesRepository {
    * deadlock. The statement is compiled once (messages.sql.ts): a call only binds its arrays.
    */
   async claimBatch(rows: ClaimRow[]): Promise<ClaimOutcome> {
-    const { rows: claimed } = await this.db.executeQuery(claimBatch.bind(claimArrays(rows)));
+    const { rows: claimed } = await this.db.run(claimBatch.bind(claimArrays(rows)));
     return new Set(claimed.filter((r) => r.inserted).map((r) => r.message_id));
   }
 
