@@ -22,10 +22,13 @@ const replay = async (key: string, query = '') => {
   const res = await fetch(`${ctx.app.baseUrl}/messages/${encodeURIComponent(key)}/replay${query}`, { method: 'POST' });
   return { status: res.status, body: (await res.json()) as any };
 };
-const newEvent = async () => {
+/** Posts a new event; its downstream answers are set first, or the worker could forward it before they are. */
+const newEvent = async (reply?: (n: number) => Reply) => {
   const wamid = uniqueId();
+  const key = `meta:msg:${wamid}`;
+  if (reply) behaviour.set(key, reply);
   await postWebhook(ctx.app.baseUrl, metaText(wamid, 'order #42'));
-  return `meta:msg:${wamid}`;
+  return key;
 };
 const statusOf = async (key: string) => (await detail(key)).body.status as string;
 
@@ -64,8 +67,7 @@ describe('the detail record', () => {
 describe('POST /messages/{id}/replay', () => {
   it('brings a dead event back until it is processed', async () => {
     let downstreamUp = false;
-    const key = await newEvent();
-    behaviour.set(key, () => (downstreamUp ? { status: 200 } : { status: 500 }));
+    const key = await newEvent(() => (downstreamUp ? { status: 200 } : { status: 500 }));
     await eventually(() => statusOf(key), (s) => s === 'dead');
     expect((await detail(key)).body.attempts).toBe(2);
 
@@ -104,8 +106,7 @@ describe('POST /messages/{id}/replay', () => {
   });
 
   it('answers 409 while the event is being processed, and 404 for an unknown one', async () => {
-    const key = await newEvent();
-    behaviour.set(key, () => ({ status: 200, delayMs: 1500 }));
+    const key = await newEvent(() => ({ status: 200, delayMs: 1500 }));
     await eventually(() => statusOf(key), (s) => s === 'processing');
     const { status, body } = await replay(key, '?from=start');
     expect(status).toBe(409);
